@@ -1,0 +1,35 @@
+import tseslint from 'typescript-eslint';
+
+// Dependencies point inward: cli, http → modules → db, blob-stores, shared.
+const noFastifyInServices = {
+  files: ['src/modules/**/*.service.ts', 'src/modules/**/*.repository.ts', 'src/shared/**', 'src/db/**'],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Services and lower layers never import Fastify.' }, { group: ['**/http/*', '**/cli/*'], message: 'Lower layers never import http/ or cli/.' }] }],
+  },
+};
+const sharedImportsNothing = {
+  files: ['src/shared/**'],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/*', '**/db/*', '**/http/*', '**/cli/*'], message: 'shared/ imports nothing from the rest of the app.' }] }],
+  },
+};
+const routesNeverTouchRepositories = {
+  files: ['src/modules/**/*.routes.ts', 'src/http/**'],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ group: ['**/*.repository.js'], message: 'Route → service → repository: routes never call a repository.' }] }],
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  noFastifyInServices,
+  sharedImportsNothing,
+  routesNeverTouchRepositories,
+);

@@ -1,0 +1,58 @@
+import crypto from 'node:crypto';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Container } from './container.js';
+import { registerAuth } from './http/auth.plugin.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { registerRateLimit } from './http/rate-limit.plugin.js';
+import { ErrorBody } from './http/schemas.js';
+import { registerValidators } from './http/validator.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { spacesRoutes } from './modules/spaces/spaces.routes.js';
+import { tablesRoutes } from './modules/tables/tables.routes.js';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  redisPrefix?: string;
+}
+
+/** Management and auth bodies are small; record and file routes raise their own limit. */
+const defaultBodyLimit = 1024 * 1024;
+
+export async function buildApp(container: Container, options: AppOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: defaultBodyLimit,
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerValidators(app);
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+  app.addSchema(ErrorBody);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Tabula', version: '1', description: 'Records in user-defined tables behind an HTTP JSON API' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  registerAuth(app, container.services);
+  await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix });
+
+  const publicRoute = { config: { auth: 'public' as const, rateLimit: false as const } };
+  app.get('/healthz', { ...publicRoute, schema: { hide: true, response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));
+  app.get('/api/openapi.json', { ...publicRoute, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(authRoutes(container.services));
+  await app.register(spacesRoutes(container.services));
+  await app.register(tablesRoutes(container.services));
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,49 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { loadConfig } from '../config.js';
+import { createContainer, type Container } from '../container.js';
+
+/** Thrown for a wrong command line: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+const commonOptions = {
+  data: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+export function parseCommandArgs<T extends ParseArgsConfig['options']>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options: { ...commonOptions, ...options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Opens the same database a running server uses (SQLite WAL or PostgreSQL), runs `work`, closes it. */
+export async function withContainer<T>(data: string | undefined, work: (container: Container) => Promise<T>): Promise<T> {
+  const container = await createContainer(loadConfig(process.env, { data }));
+  try {
+    return await work(container);
+  } finally {
+    await container.close();
+  }
+}
+
+/** `--json` prints exactly one JSON object; otherwise a readable line per key. */
+export function printResult(value: object, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+    return;
+  }
+  for (const [key, field] of Object.entries(value)) process.stdout.write(`${key}: ${typeof field === 'object' ? JSON.stringify(field) : String(field)}\n`);
+}
+
+export function parseId(raw: string | undefined, what: string): number {
+  const id = Number(raw);
+  if (!raw || !Number.isInteger(id) || id < 1) throw new UsageError(`${what} must be a positive integer, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`);
+  return id;
+}
+
+export function splitList(raw: string | undefined): string[] | undefined {
+  return raw === undefined ? undefined : raw.split(',').map((item) => item.trim()).filter(Boolean);
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createContainer, type Container } from '../container.js';
+import { ConflictError } from '../shared/errors.js';
+import { parseCommandArgs } from './cli-context.js';
+
+/** First run on an empty database: an owner `admin@localhost` and an account key, shown once. */
+async function bootstrapFirstAccount(container: Container): Promise<void> {
+  if ((await container.services.accounts.listAccountIds()).length > 0) return;
+  let created;
+  try {
+    created = await container.services.accounts.createAccount({ email: 'admin@localhost', name: 'Admin' });
+  } catch (error) {
+    if (error instanceof ConflictError) return; // another process bootstrapped at the same moment
+    throw error;
+  }
+  const file = path.join(container.config.dataDir, 'initial-credentials.json');
+  fs.mkdirSync(container.config.dataDir, { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  process.stdout.write(
+    [
+      'Created the first account (shown once; also saved to ' + file + '):',
+      `  login:    ${created.email} / ${created.password}`,
+      `  API key:  ${created.api_key}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+export async function runServe(args: string[]): Promise<void> {
+  const { values } = parseCommandArgs(args, { port: { type: 'string' }, host: { type: 'string' } });
+  const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
+  const container = await createContainer(config);
+  await bootstrapFirstAccount(container);
+  const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
+  const shutdown = async () => {
+    await app.close();
+    await container.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  process.stdout.write(`listening on http://${host}:${port}\n`);
+}

@@ -1,0 +1,69 @@
+import path from 'node:path';
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** `postgres://…` selects PostgreSQL; null means SQLite at `<dataDir>/tabula.db`. */
+  readonly databaseUrl: string | null;
+  readonly storageUrl: string;
+  readonly filesHost: string;
+  /** Explicit secret; null means read or generate `<dataDir>/secret`. */
+  readonly secret: string | null;
+  readonly rateLimitPerMinute: number;
+  readonly redisUrl: string | null;
+  readonly fetchAllowHosts: readonly string[];
+  readonly reclaimIntervalMs: number;
+}
+
+export interface ConfigFlags {
+  host?: string;
+  port?: string | number;
+  data?: string;
+}
+
+/** Builds the frozen configuration from the environment; command-line flags win. */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
+  const dataDir = path.resolve(flags.data ?? env.TABULA_DATA_DIR ?? './data');
+  const storageUrl = env.TABULA_STORAGE_URL || `file://${path.join(dataDir, 'files')}`;
+  return Object.freeze({
+    host: flags.host ?? env.HOST ?? '127.0.0.1',
+    port: parsePort(flags.port ?? env.PORT ?? 8080),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    storageUrl,
+    filesHost: env.TABULA_FILES_HOST || defaultFilesHost(storageUrl),
+    secret: env.TABULA_SECRET || null,
+    rateLimitPerMinute: parsePositiveInteger('TABULA_RATE_LIMIT_PER_MINUTE', env.TABULA_RATE_LIMIT_PER_MINUTE ?? '600'),
+    redisUrl: env.REDIS_URL || null,
+    fetchAllowHosts: (env.TABULA_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
+  });
+}
+
+function parsePort(raw: string | number): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${raw}`);
+  return port;
+}
+
+function parsePositiveInteger(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function defaultFilesHost(storageUrl: string): string {
+  if (!storageUrl.startsWith('s3://')) return 'localhost';
+  const endpoint = new URL(storageUrl).searchParams.get('endpoint');
+  return endpoint ? new URL(endpoint).host : 's3.amazonaws.com';
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `500ms`, `30s`, `10m`, `1h`, `1d`. */
+export function parseDuration(raw: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(raw.trim());
+  if (!match) throw new Error(`Invalid duration "${raw}" (use e.g. 30s, 10m, 1h)`);
+  return Number(match[1]) * durationUnits[match[2]];
+}

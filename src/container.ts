@@ -1,0 +1,53 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { migrateToLatest, openDatabase, type Database } from './db/database.js';
+import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createKeysService } from './modules/keys/keys.service.js';
+import { createSpacesService } from './modules/spaces/spaces.service.js';
+import { createFieldsService } from './modules/tables/fields.service.js';
+import { createTablesService } from './modules/tables/tables.service.js';
+import { createUsersService } from './modules/users/users.service.js';
+import { systemClock, type Clock } from './shared/clock.js';
+import { createSecretBox } from './shared/secret-box.js';
+
+/** TABULA_SECRET, or `<data>/secret`, generated once with mode 0600. */
+function loadSecret(config: Config): string {
+  if (config.secret) return config.secret;
+  const file = path.join(config.dataDir, 'secret');
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+/** The composition root: the database, then every service as a plain object. */
+export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean } = {}) {
+  const clock = options.clock ?? systemClock;
+  const database: Database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  if (options.migrate !== false) await migrateToLatest(database);
+  const secretBox = createSecretBox(loadSecret(config));
+  const base = { database, clock };
+  const users = createUsersService(base);
+  const keys = createKeysService(base);
+  const accounts = createAccountsService({ ...base, users, keys });
+  const auth = createAuthService(base);
+  const spaces = createSpacesService({ ...base, secretBox });
+  const tables = createTablesService(base);
+  const fields = createFieldsService({ ...base, tables });
+  return {
+    config,
+    clock,
+    database,
+    services: { users, keys, accounts, auth, spaces, tables, fields },
+    close: () => database.destroy(),
+  };
+}
+
+export type Container = Awaited<ReturnType<typeof createContainer>>;
+export type Services = Container['services'];

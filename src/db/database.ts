@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { SystemSchema } from './schema.js';
+import { getDialect, type Dialect } from './dialect.js';
+import { createMigrationProvider } from './migrations/index.js';
+
+export interface Database {
+  readonly db: Kysely<SystemSchema>;
+  readonly dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+}
+
+// pg returns int8 (counts, bigserial) as strings by default; every id and count here fits a double.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export function openDatabase(options: DatabaseOptions): Database {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+}
+
+function openSqlite(dataDir: string): Database {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const connection = new SqliteDatabase(path.join(dataDir, 'tabula.db'));
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('busy_timeout = 10000');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('synchronous = NORMAL');
+  registerSqliteFunctions(connection);
+  const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: getDialect('sqlite'), destroy: () => db.destroy() };
+}
+
+/** SQLite's lower() folds ASCII only; records search and text sort need Unicode-aware folding like PostgreSQL's. */
+function registerSqliteFunctions(connection: SqliteDatabase.Database): void {
+  connection.function('unicode_lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: getDialect('postgres'), destroy: () => db.destroy() };
+}
+
+/** Applies pending migrations; safe to call from several processes (Kysely takes a lock). */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider: createMigrationProvider(database.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

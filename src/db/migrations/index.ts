@@ -1,0 +1,12 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../dialect.js';
+import { foundationMigration } from './0001-foundation.js';
+
+/** Migrations live in code (no file-system scanning), so the built binary carries them. */
+export function createMigrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return { '0001-foundation': foundationMigration(dialect) };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { Generated } from 'kysely';
+
+/** System tables. Datetimes are stored as `YYYY-MM-DD HH:MM:SS` UTC text on both engines. */
+export interface SystemSchema {
+  accounts: { id: Generated<number>; name: string; owner_user_id: number | null; created_at: string };
+  users: {
+    id: Generated<number>;
+    account_id: number;
+    email: string;
+    name: string;
+    password_hash: string;
+    created_at: string;
+    updated_at: string;
+  };
+  spaces: {
+    id: Generated<number>;
+    account_id: number;
+    name: string;
+    storage_json: string;
+    created_at: string;
+    updated_at: string;
+  };
+  members: { space_id: number; user_id: number; role: string; created_at: string };
+  tables: {
+    id: Generated<number>;
+    account_id: number;
+    space_id: number;
+    name: string;
+    title_field_id: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+  fields: {
+    id: Generated<number>;
+    table_id: number;
+    slug: string;
+    name: string;
+    type: string;
+    settings_json: string;
+    position: number;
+  };
+  table_indexes: { id: Generated<number>; table_id: number; name: string; field_ids_json: string };
+  api_keys: {
+    id: Generated<number>;
+    account_id: number;
+    user_id: number | null;
+    name: string;
+    secret_hash: string;
+    read_only: number;
+    space_ids_json: string | null;
+    ip_allow_json: string | null;
+    created_at: string;
+    revoked_at: string | null;
+  };
+  sessions: { token_hash: string; user_id: number; created_at: string; expires_at: string };
+}

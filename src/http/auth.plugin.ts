@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor } from '../modules/auth/actor.js';
+import type { Services } from '../container.js';
+import { UnauthorizedError, UnsupportedMediaTypeError } from '../shared/errors.js';
+
+export const sessionCookieName = 'tabula_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** `public` routes skip authentication. */
+    auth?: 'public';
+  }
+}
+
+/** The authenticated identity; routes behind the auth hook can rely on it. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new UnauthorizedError('Missing API key', 'missing_api_key');
+  return request.actor;
+}
+
+const bearerPattern = /^Bearer ([A-Za-z0-9_\-.~+/=]{1,512})$/;
+
+/**
+ * Resolves `request.actor` from `Authorization: Bearer <key>` or the session cookie.
+ * Session writes must be JSON so that a cross-site HTML form cannot forge them.
+ */
+export function registerAuth(app: FastifyInstance, services: Services): void {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.auth === 'public' || !request.routeOptions.url) return;
+    const header = request.headers.authorization;
+    if (header !== undefined) {
+      const match = bearerPattern.exec(header.trim());
+      if (!match) throw new UnauthorizedError();
+      request.actor = await services.keys.authenticateKey(match[1], request.ip);
+      return;
+    }
+    const token = request.cookies?.[sessionCookieName];
+    const actor = token ? await services.auth.authenticateSession(token) : null;
+    if (!actor) throw new UnauthorizedError(token ? 'Session expired or invalid' : 'Missing API key', token ? 'invalid_session' : 'missing_api_key');
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+      throw new UnsupportedMediaTypeError('Session requests that change state must be sent as Content-Type: application/json');
+    }
+    request.actor = actor;
+  });
+}

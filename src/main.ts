@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+import { runAccounts, runInit } from './cli/accounts.command.js';
+import { UsageError } from './cli/cli-context.js';
+import { runKeys } from './cli/keys.command.js';
+import { runMigrate } from './cli/migrate.command.js';
+import { runServe } from './cli/serve.command.js';
+import { runUsers } from './cli/users.command.js';
+import { AppError } from './shared/errors.js';
+
+const commands: Record<string, (args: string[]) => Promise<void>> = {
+  serve: runServe,
+  init: runInit,
+  accounts: runAccounts,
+  users: runUsers,
+  keys: runKeys,
+  migrate: runMigrate,
+};
+
+const usage = `usage: tabula <command> [options]
+
+commands:
+  serve [--port 8080] [--host 127.0.0.1] [--data ./data]   start the HTTP server
+  init --email E [--name N] [--password P] [--json]         create the first account
+  accounts create --email E [...]                           add another account
+  users create|update ...                                   manage users
+  keys create|list|revoke|rotate ...                        manage API keys
+  migrate                                                   apply schema migrations
+
+Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`tabula: unknown command "${name}"\n\n${usage}\n`);
+    return 2;
+  }
+  try {
+    await command(args);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`tabula ${name}: ${error.message}\n`);
+      return 2;
+    }
+    const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`tabula ${name}: ${message}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+// serve keeps running; every other command ends here.
+if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);

@@ -1,0 +1,29 @@
+/**
+ * Who is calling: resolved once per request by the auth plugin from a key or a session,
+ * then passed to every service call. Services decide with it; they never see HTTP.
+ */
+export interface Actor {
+  readonly accountId: number;
+  /** The acting user: a personal key's or session's user; the owner for an account key. */
+  readonly userId: number;
+  readonly userEmail: string;
+  readonly ownerUserId: number;
+  readonly via: 'account_key' | 'personal_key' | 'session';
+  /** Null for sessions. */
+  readonly keyId: number | null;
+  readonly keyName: string | null;
+  readonly readOnly: boolean;
+  /** Spaces an account key is restricted to; null means unrestricted. */
+  readonly spaceIds: readonly number[] | null;
+}
+
+export type Role = 'admin' | 'editor' | 'reader';
+
+export function isOwner(actor: Actor): boolean {
+  return actor.userId === actor.ownerUserId;
+}
+
+/** Rate limits: an account key spends the account's budget, everything else the user's. */
+export function rateLimitBucket(actor: Actor): string {
+  return actor.via === 'account_key' ? `account:${actor.accountId}` : `user:${actor.userId}`;
+}

@@ -1,0 +1,31 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf, sessionCookieName } from '../../http/auth.plugin.js';
+import { responses } from '../../http/schemas.js';
+import type { Services } from '../../container.js';
+
+const PublicUser = Type.Object({ id: Type.Integer(), email: Type.String(), name: Type.String() });
+const UserBody = Type.Object({ user: PublicUser });
+
+export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post('/api/auth/login', {
+      config: { auth: 'public' },
+      schema: { tags: ['auth'], body: Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false }), response: responses(UserBody) },
+    }, async (request, reply) => {
+      const { user, token, expiresAt } = await services.auth.login(request.body.email, request.body.password);
+      reply.setCookie(sessionCookieName, token, { httpOnly: true, sameSite: 'lax', path: '/', expires: expiresAt, secure: request.protocol === 'https' });
+      return { user };
+    });
+
+    app.post('/api/auth/logout', { config: { auth: 'public' }, schema: { tags: ['auth'], response: responses(Type.Object({ ok: Type.Boolean() })) } }, async (request, reply) => {
+      const token = request.cookies[sessionCookieName];
+      if (token) await services.auth.logout(token);
+      reply.clearCookie(sessionCookieName, { path: '/' });
+      return { ok: true };
+    });
+
+    app.get('/api/auth/me', { schema: { tags: ['auth'], response: responses(UserBody) } }, async (request) => {
+      return { user: await services.auth.describeUser(actorOf(request).userId) };
+    });
+  };
+}

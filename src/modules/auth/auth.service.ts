@@ -1,0 +1,63 @@
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { formatDateTime } from '../../shared/clock.js';
+import { decoyPasswordHash, generateSessionToken, hashToken, verifyPassword } from '../../shared/credentials.js';
+import { UnauthorizedError } from '../../shared/errors.js';
+import { findUserByEmail, findUserById } from '../users/users.repository.js';
+import type { Actor } from './actor.js';
+import * as sessions from './sessions.repository.js';
+
+const sessionLifetimeMs = 30 * 24 * 3600 * 1000;
+
+export interface PublicUser {
+  id: number;
+  email: string;
+  name: string;
+}
+
+export function createAuthService(deps: { database: Database; clock: Clock }) {
+  const { db } = deps.database;
+
+  return {
+    /** Always one scrypt, found or not, so timing does not tell whether an email exists. */
+    async login(email: unknown, password: unknown): Promise<{ user: PublicUser; token: string; expiresAt: Date }> {
+      const normalised = typeof email === 'string' ? email.trim().toLowerCase() : '';
+      const user = normalised ? await findUserByEmail(db, normalised) : undefined;
+      const valid = await verifyPassword(typeof password === 'string' ? password : '', user?.password_hash ?? decoyPasswordHash);
+      if (!user || !valid) throw new UnauthorizedError('Invalid email or password', 'invalid_credentials');
+      const token = generateSessionToken();
+      const now = deps.clock.now();
+      const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
+      await sessions.insertSession(db, { tokenHash: hashToken(token), userId: user.id, now: formatDateTime(now), expiresAt: formatDateTime(expiresAt) });
+      return { user: { id: user.id, email: user.email, name: user.name }, token, expiresAt };
+    },
+
+    async logout(token: string): Promise<void> {
+      await sessions.deleteSession(db, hashToken(token));
+    },
+
+    async authenticateSession(token: string): Promise<Actor | null> {
+      const row = await sessions.findLiveSession(db, hashToken(token), formatDateTime(deps.clock.now()));
+      if (!row || row.owner_user_id === null) return null;
+      return {
+        accountId: row.account_id,
+        userId: row.user_id,
+        userEmail: row.email,
+        ownerUserId: row.owner_user_id,
+        via: 'session',
+        keyId: null,
+        keyName: null,
+        readOnly: false,
+        spaceIds: null,
+      };
+    },
+
+    async describeUser(userId: number): Promise<PublicUser> {
+      const user = await findUserById(db, userId);
+      if (!user) throw new UnauthorizedError('Not logged in', 'not_logged_in');
+      return { id: user.id, email: user.email, name: user.name };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { SystemSchema } from '../../db/schema.js';
+
+type Db = Kysely<SystemSchema>;
+
+export interface NewKey {
+  accountId: number;
+  userId: number | null;
+  name: string;
+  secretHash: string;
+  readOnly: boolean;
+  spaceIds: number[] | null;
+  ipAllow: string[] | null;
+  now: string;
+}
+
+export async function insertKey(db: Db, key: NewKey): Promise<number> {
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      account_id: key.accountId,
+      user_id: key.userId,
+      name: key.name,
+      secret_hash: key.secretHash,
+      read_only: key.readOnly ? 1 : 0,
+      space_ids_json: key.spaceIds ? JSON.stringify(key.spaceIds) : null,
+      ip_allow_json: key.ipAllow ? JSON.stringify(key.ipAllow) : null,
+      created_at: key.now,
+      revoked_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The key with its acting user (the key's user, or the account owner) in one query: it runs on every request. */
+export async function findActiveKeyBySecretHash(db: Db, secretHash: string) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('accounts as a', 'a.id', 'k.account_id')
+    .innerJoin('users as u', (join) => join.on((eb) => eb('u.id', '=', eb.fn.coalesce('k.user_id', 'a.owner_user_id'))))
+    .select(['k.id', 'k.name', 'k.account_id', 'k.user_id', 'k.read_only', 'k.space_ids_json', 'k.ip_allow_json', 'a.owner_user_id', 'u.id as acting_user_id', 'u.email as acting_user_email'])
+    .where('k.secret_hash', '=', secretHash)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listKeys(db: Db) {
+  return db.selectFrom('api_keys').selectAll().orderBy('id').execute();
+}
+
+export async function findKey(db: Db, keyId: number) {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+}
+
+export async function revokeKey(db: Db, keyId: number, now: string): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+}
+
+export async function replaceKeySecret(db: Db, keyId: number, secretHash: string): Promise<void> {
+  await db.updateTable('api_keys').set({ secret_hash: secretHash }).where('id', '=', keyId).execute();
+}

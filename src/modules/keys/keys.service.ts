@@ -1,0 +1,119 @@
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { formatDateTime } from '../../shared/clock.js';
+import { generateApiKeySecret, hashToken } from '../../shared/credentials.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors.js';
+import type { Actor } from '../auth/actor.js';
+import { findUserById } from '../users/users.repository.js';
+import { isIpAllowed, parseIpAllowList } from './ip-allow-list.js';
+import * as keys from './keys.repository.js';
+
+export interface KeyInput {
+  name: string;
+  /** Exactly one of accountId (account key) and userId (personal key). */
+  accountId?: number;
+  userId?: number;
+  readOnly?: boolean;
+  spaceIds?: number[] | null;
+  ipAllow?: string[] | null;
+}
+
+export interface IssuedKey {
+  id: number;
+  name: string;
+  kind: 'account' | 'personal';
+  key: string;
+}
+
+export function createKeysService(deps: { database: Database; clock: Clock }) {
+  const { db } = deps.database;
+  const now = () => formatDateTime(deps.clock.now());
+
+  async function checkSpacesBelongToAccount(accountId: number, spaceIds: number[]): Promise<void> {
+    const found = spaceIds.length === 0 ? [] : await db.selectFrom('spaces').select('id').where('account_id', '=', accountId).where('id', 'in', spaceIds).execute();
+    const missing = spaceIds.filter((id) => !found.some((row) => row.id === id));
+    if (missing.length > 0) throw new ValidationError(`Unknown space for this account: ${missing.join(', ')}`);
+  }
+
+  return {
+    async createKey(input: KeyInput, executor = db): Promise<IssuedKey> {
+      const name = input.name?.trim();
+      if (!name || name.length > 200) throw new ValidationError('Invalid key name: must be 1 to 200 characters');
+      let accountId = input.accountId;
+      if (input.userId !== undefined) {
+        const user = await findUserById(executor, input.userId);
+        if (!user) throw new NotFoundError(`User not found: ${input.userId}`, 'user_not_found');
+        accountId = user.account_id;
+      }
+      if (accountId === undefined) throw new ValidationError('A key needs an account or a user');
+      const spaceIds = input.spaceIds ?? null;
+      if (spaceIds) await checkSpacesBelongToAccount(accountId, spaceIds);
+      const ipAllow = input.ipAllow ? parseIpAllowList(input.ipAllow) : null;
+      const secret = generateApiKeySecret();
+      const id = await keys.insertKey(executor, {
+        accountId,
+        userId: input.userId ?? null,
+        name,
+        secretHash: hashToken(secret),
+        readOnly: input.readOnly ?? false,
+        spaceIds,
+        ipAllow,
+        now: now(),
+      });
+      return { id, name, kind: input.userId === undefined ? 'account' : 'personal', key: secret };
+    },
+
+    async listKeys() {
+      const rows = await keys.listKeys(db);
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        kind: row.user_id === null ? 'account' : 'personal',
+        account_id: row.account_id,
+        user_id: row.user_id,
+        read_only: row.read_only === 1,
+        spaces: row.space_ids_json ? (JSON.parse(row.space_ids_json) as number[]) : null,
+        ip_allow: row.ip_allow_json ? (JSON.parse(row.ip_allow_json) as string[]) : null,
+        created_at: row.created_at,
+        revoked_at: row.revoked_at,
+      }));
+    },
+
+    async revokeKey(keyId: number): Promise<{ id: number; revoked: true }> {
+      if (!(await keys.findKey(db, keyId))) throw new NotFoundError(`Key not found: ${keyId}`, 'key_not_found');
+      await keys.revokeKey(db, keyId, now());
+      return { id: keyId, revoked: true };
+    },
+
+    async rotateKey(keyId: number): Promise<IssuedKey> {
+      const row = await keys.findKey(db, keyId);
+      if (!row) throw new NotFoundError(`Key not found: ${keyId}`, 'key_not_found');
+      if (row.revoked_at) throw new ValidationError(`Key ${keyId} is revoked; create a new one`);
+      const secret = generateApiKeySecret();
+      await keys.replaceKeySecret(db, keyId, hashToken(secret));
+      return { id: keyId, name: row.name, kind: row.user_id === null ? 'account' : 'personal', key: secret };
+    },
+
+    /** Resolves a bearer secret to the acting identity, or throws 401. */
+    async authenticateKey(secret: string, clientAddress: string): Promise<Actor> {
+      const row = await keys.findActiveKeyBySecretHash(db, hashToken(secret));
+      if (!row || row.owner_user_id === null) throw new UnauthorizedError();
+      if (row.ip_allow_json && !isIpAllowed(JSON.parse(row.ip_allow_json), clientAddress)) {
+        throw new UnauthorizedError('API key not allowed from this address', 'ip_not_allowed');
+      }
+      return {
+        accountId: row.account_id,
+        userId: row.acting_user_id,
+        userEmail: row.acting_user_email,
+        ownerUserId: row.owner_user_id,
+        via: row.user_id === null ? 'account_key' : 'personal_key',
+        keyId: row.id,
+        keyName: row.name,
+        readOnly: row.read_only === 1,
+        spaceIds: row.space_ids_json ? JSON.parse(row.space_ids_json) : null,
+      };
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;

@@ -1,0 +1,32 @@
+import type { Dialect } from '../../../db/dialect.js';
+
+export type FieldTypeName =
+  | 'text' | 'longtext' | 'number' | 'checkbox' | 'email' | 'url' | 'select'
+  | 'user' | 'lookup' | 'date' | 'datetime' | 'time' | 'file';
+
+/** Type-specific settings of a field definition, in their API spelling. */
+export type FieldSettings = Record<string, unknown>;
+
+export interface SettingsContext {
+  accountId: number;
+  /** Whether a table id belongs to the caller's account (lookup targets). */
+  isAccountTable(tableId: number): Promise<boolean>;
+}
+
+/**
+ * One field type. Each lives in its own file and is listed once in registry.ts; records,
+ * queries and the management API reach types only through this interface.
+ */
+export interface FieldType {
+  readonly name: FieldTypeName;
+  /** `single`: never multiple; `optional`: the definition chooses; `always`: always an array. */
+  readonly multiplicity: 'single' | 'optional' | 'always';
+  /** Definition keys this type understands besides the common ones. */
+  readonly settingKeys: readonly string[];
+  /** Validates the type-specific keys (unknown keys are rejected before). Throws ValidationError. */
+  parseSettings(raw: FieldSettings, ctx: SettingsContext, previous?: FieldSettings): Promise<FieldSettings> | FieldSettings;
+  /** Physical column type for one value of this type (multi-valued fields use the dialect's JSON type). */
+  columnType(dialect: Dialect): string;
+  /** May a record's `title` come from this type? */
+  readonly titleCapable: boolean;
+}

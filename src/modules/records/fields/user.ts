@@ -1,0 +1,10 @@
+import type { FieldType } from './field-type.js';
+
+export const userField: FieldType = {
+  name: 'user',
+  multiplicity: 'optional',
+  settingKeys: [],
+  parseSettings: () => ({}),
+  columnType: () => 'integer',
+  titleCapable: false,
+};

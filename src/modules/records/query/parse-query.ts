@@ -1,0 +1,123 @@
+import { ValidationError } from '../../../shared/errors.js';
+import {
+  combineGroups,
+  isPlainObject,
+  parseFilterList,
+  parseWhere,
+  type Condition,
+  type ConditionGroups,
+} from './parse-conditions.js';
+
+export type { Condition, ConditionGroups } from './parse-conditions.js';
+
+/** `query` lists records; `count` and `ids` ignore pagination. */
+export type QueryMode = 'query' | 'count' | 'ids';
+
+export interface ParsedQuery {
+  /** Column whitelist, or null for every field. */
+  fields: string[] | null;
+  /** `where` AND-ed with the `filters` expression, in DNF. `[]` matches everything. */
+  where: ConditionGroups;
+  /** Only the `filters` expression: kept apart because a view's filters replace it. */
+  filters: ConditionGroups;
+  /** Only the `where` conditions (all AND-ed). */
+  whereConditions: Condition[];
+  orderBy: string | null;
+  orderDir: 'asc' | 'desc';
+  /** Null in `count` and `ids` mode. */
+  limit: number | null;
+  /** Null in `count` and `ids` mode. */
+  offset: number | null;
+  viewId: number | null;
+  appendFilters: boolean;
+  /** Trimmed; null when absent or blank. */
+  search: string | null;
+}
+
+const QUERY_KEYS: ReadonlySet<string> = new Set([
+  'fields',
+  'where',
+  'filters',
+  'order_by',
+  'order_dir',
+  'limit',
+  'offset',
+  'view_id',
+  'append_filters',
+  'search',
+]);
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+/**
+ * Validates the shape of a records query/count/ids body. Field existence, value types and date
+ * tokens need the table schema and are checked later by the compiler.
+ */
+export function parseQueryBody(body: unknown, mode: QueryMode): ParsedQuery {
+  const input = readBody(body);
+  const fields = parseFields(input.fields);
+  const whereConditions = parseWhere(input.where);
+  const filters = parseFilterList(input.filters);
+  const orderBy = parseOrderBy(input.order_by);
+  const orderDir = parseOrderDir(input.order_dir);
+  // The seed says count and ids ignore pagination, so a bad limit there is not an error.
+  const paginated = mode === 'query';
+  const limit = paginated ? parseInteger(input.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT) : null;
+  const offset = paginated ? parseInteger(input.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0) : null;
+  const viewId = input.view_id === undefined ? null : parseInteger(input.view_id, 'view_id', 0, Number.MAX_SAFE_INTEGER, 0);
+  const appendFilters = parseBoolean(input.append_filters, 'append_filters');
+  const search = parseSearch(input.search);
+  const where = combineGroups(whereConditions.length > 0 ? [whereConditions] : [], filters);
+  return { fields, where, filters, whereConditions, orderBy, orderDir, limit, offset, viewId, appendFilters, search };
+}
+
+function readBody(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw invalidParameter('body must be a JSON object');
+  const unknownKey = Object.keys(body).find((key) => !QUERY_KEYS.has(key));
+  if (unknownKey !== undefined) throw invalidParameter(`unknown property "${unknownKey}"`);
+  return body;
+}
+
+function invalidParameter(detail: string): ValidationError {
+  return new ValidationError(`Invalid parameters: ${detail}`);
+}
+
+function parseFields(raw: unknown): string[] | null {
+  if (raw === undefined) return null;
+  if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) throw invalidParameter('fields');
+  return [...raw];
+}
+
+function parseOrderBy(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'string' || raw === '') throw invalidParameter('order_by');
+  return raw;
+}
+
+function parseOrderDir(raw: unknown): 'asc' | 'desc' {
+  if (raw === undefined || raw === null || raw === 'A') return 'asc';
+  if (raw === 'D') return 'desc';
+  throw invalidParameter('order_dir');
+}
+
+// Never clamps: an out-of-range value is the client's mistake and is reported (CONTRACT §4).
+function parseInteger(raw: unknown, key: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < min || raw > max) throw invalidParameter(key);
+  return raw;
+}
+
+function parseBoolean(raw: unknown, key: string): boolean {
+  if (raw === undefined) return false;
+  if (typeof raw !== 'boolean') throw invalidParameter(key);
+  return raw;
+}
+
+function parseSearch(raw: unknown): string | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string') throw invalidParameter('search');
+  const trimmed = raw.trim();
+  return trimmed === '' ? null : trimmed;
+}

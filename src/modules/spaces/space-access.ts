@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { SystemSchema } from '../../db/schema.js';
+import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
+import { isOwner, type Actor, type Role } from '../auth/actor.js';
+import { findMemberRole, findSpace } from './spaces.repository.js';
+
+/**
+ * The caller's role in a space, or null when the space is invisible to it: another account's,
+ * outside a restricted key's list, or one the user is no member of. Callers answer null as
+ * "does not exist" so nothing leaks across accounts.
+ */
+export async function resolveSpaceRole(db: Kysely<SystemSchema>, actor: Actor, space: { id: number; account_id: number }): Promise<Role | null> {
+  if (space.account_id !== actor.accountId) return null;
+  if (actor.spaceIds && !actor.spaceIds.includes(space.id)) return null;
+  if (actor.via === 'account_key' || isOwner(actor)) return 'admin';
+  return ((await findMemberRole(db, space.id, actor.userId)) as Role | undefined) ?? null;
+}
+
+/** Loads a space the caller can see, with its role; 404 `Space not found` otherwise. */
+export async function loadVisibleSpace(db: Kysely<SystemSchema>, actor: Actor, spaceId: number) {
+  const space = await findSpace(db, spaceId);
+  const role = space ? await resolveSpaceRole(db, actor, space) : null;
+  if (!space || !role) throw new NotFoundError('Space not found', 'space_not_found');
+  return { space, role };
+}
+
+export function assertWritable(actor: Actor): void {
+  if (actor.readOnly) throw new ForbiddenError('Read-only API key', 'read_only_key');
+}
+
+export function assertUnrestrictedAccountKey(actor: Actor): void {
+  assertWritable(actor);
+  if (actor.via !== 'account_key' || actor.spaceIds !== null) {
+    throw new ForbiddenError('Only an unrestricted account key can manage spaces', 'account_key_required');
+  }
+}
+
+export function assertAccountKey(actor: Actor): void {
+  assertWritable(actor);
+  if (actor.via !== 'account_key') throw new ForbiddenError('Only an account key can manage members', 'account_key_required');
+}
+
+/** Schema changes: an account key, or a space admin. */
+export function assertSpaceAdmin(actor: Actor, role: Role): void {
+  assertWritable(actor);
+  if (actor.via !== 'account_key' && role !== 'admin') throw new ForbiddenError('Only space admins can change tables', 'admin_required');
+}

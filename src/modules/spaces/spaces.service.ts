@@ -1,0 +1,112 @@
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { formatDateTime } from '../../shared/clock.js';
+import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+import type { Actor } from '../auth/actor.js';
+import { dropRecordTable } from '../tables/physical-schema.js';
+import { listSpaceTableIds } from '../tables/tables.repository.js';
+import { findUserByEmail, findUserById } from '../users/users.repository.js';
+import { assertAccountKey, assertUnrestrictedAccountKey, loadVisibleSpace, resolveSpaceRole } from './space-access.js';
+import * as spaces from './spaces.repository.js';
+import { describeStorage, deserialiseStorage, parseStorageSettings, serialiseStorage } from './storage-settings.js';
+
+const roles = ['admin', 'editor', 'reader'];
+
+function checkSpaceName(raw: unknown): string {
+  const name = typeof raw === 'string' ? raw.trim() : '';
+  if (!name || name.length > 200) throw new ValidationError('Invalid name: must be 1 to 200 characters');
+  return name;
+}
+
+export function createSpacesService(deps: { database: Database; clock: Clock; secretBox: SecretBox }) {
+  const { db, dialect } = deps.database;
+  const now = () => formatDateTime(deps.clock.now());
+
+  function present(space: NonNullable<Awaited<ReturnType<typeof spaces.findSpace>>>) {
+    return {
+      id: space.id,
+      name: space.name,
+      account_id: space.account_id,
+      storage: describeStorage(deserialiseStorage(space.storage_json)),
+      created_at: space.created_at,
+    };
+  }
+
+  async function loadSpaceForMembers(actor: Actor, spaceId: number) {
+    const { space } = await loadVisibleSpace(db, actor, spaceId);
+    return space;
+  }
+
+  return {
+    async listSpaces(actor: Actor) {
+      const all = await spaces.listAccountSpaces(db, actor.accountId);
+      const visible = [];
+      for (const space of all) if (await resolveSpaceRole(db, actor, space)) visible.push(space);
+      return visible;
+    },
+
+    async createSpace(actor: Actor, input: { name: unknown; storage?: unknown }) {
+      assertUnrestrictedAccountKey(actor);
+      const name = checkSpaceName(input.name);
+      const storage = parseStorageSettings(input.storage, deps.secretBox);
+      const id = await spaces.insertSpace(db, { accountId: actor.accountId, name, storageJson: serialiseStorage(storage), now: now() });
+      return present((await spaces.findSpace(db, id))!);
+    },
+
+    async getSpace(actor: Actor, spaceId: number) {
+      return present((await loadVisibleSpace(db, actor, spaceId)).space);
+    },
+
+    async updateSpace(actor: Actor, spaceId: number, input: { name?: unknown; storage?: unknown }) {
+      assertUnrestrictedAccountKey(actor);
+      await loadVisibleSpace(db, actor, spaceId);
+      const changes: { name?: string; storage_json?: string; updated_at: string } = { updated_at: now() };
+      if (input.name !== undefined) changes.name = checkSpaceName(input.name);
+      if (input.storage !== undefined) changes.storage_json = serialiseStorage(parseStorageSettings(input.storage, deps.secretBox));
+      await spaces.updateSpace(db, spaceId, changes);
+      return present((await spaces.findSpace(db, spaceId))!);
+    },
+
+    /** Drops the space's record tables with its metadata, in one transaction. */
+    async deleteSpace(actor: Actor, spaceId: number) {
+      assertUnrestrictedAccountKey(actor);
+      await loadVisibleSpace(db, actor, spaceId);
+      await db.transaction().execute(async (trx) => {
+        for (const tableId of await listSpaceTableIds(trx, spaceId)) await dropRecordTable(trx, dialect, tableId);
+        await spaces.deleteSpace(trx, spaceId);
+      });
+      return { id: spaceId, deleted: true as const };
+    },
+
+    async listMembers(actor: Actor, spaceId: number) {
+      await loadSpaceForMembers(actor, spaceId);
+      return spaces.listMembers(db, spaceId);
+    },
+
+    async addMember(actor: Actor, spaceId: number, input: { user_id?: unknown; email?: unknown; role: unknown }) {
+      assertAccountKey(actor);
+      await loadSpaceForMembers(actor, spaceId);
+      if (typeof input.role !== 'string' || !roles.includes(input.role)) throw new ValidationError('Invalid role: must be admin, editor or reader');
+      const user =
+        typeof input.user_id === 'number'
+          ? await findUserById(db, input.user_id)
+          : typeof input.email === 'string'
+            ? await findUserByEmail(db, input.email.trim().toLowerCase())
+            : undefined;
+      if (input.user_id === undefined && input.email === undefined) throw new ValidationError('Invalid parameters: user_id or email is required');
+      if (!user || user.account_id !== actor.accountId) throw new NotFoundError('User not found', 'user_not_found');
+      await spaces.upsertMember(db, { spaceId, userId: user.id, role: input.role, now: now() });
+      return { user_id: user.id, email: user.email, name: user.name, role: input.role };
+    },
+
+    async removeMember(actor: Actor, spaceId: number, userId: number) {
+      assertAccountKey(actor);
+      await loadSpaceForMembers(actor, spaceId);
+      if ((await spaces.deleteMember(db, spaceId, userId)) === 0) throw new NotFoundError('Member not found', 'member_not_found');
+      return { user_id: userId, removed: true as const };
+    },
+  };
+}
+
+export type SpacesService = ReturnType<typeof createSpacesService>;

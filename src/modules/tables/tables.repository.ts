@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { SystemSchema } from '../../db/schema.js';
+import type { Field, FieldDraft } from './field-definition.js';
+
+type Db = Kysely<SystemSchema>;
+
+export type TableRow = Awaited<ReturnType<typeof findTable>> & {};
+
+export async function insertTable(db: Db, table: { accountId: number; spaceId: number; name: string; now: string }): Promise<number> {
+  const row = await db
+    .insertInto('tables')
+    .values({ account_id: table.accountId, space_id: table.spaceId, name: table.name, title_field_id: null, created_at: table.now, updated_at: table.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findTable(db: Db, tableId: number) {
+  return db.selectFrom('tables').selectAll().where('id', '=', tableId).executeTakeFirst();
+}
+
+export async function isAccountTable(db: Db, accountId: number, tableId: number): Promise<boolean> {
+  return (await db.selectFrom('tables').select('id').where('id', '=', tableId).where('account_id', '=', accountId).executeTakeFirst()) !== undefined;
+}
+
+export async function listSpaceTables(db: Db, spaceId: number) {
+  return db.selectFrom('tables').select(['id', 'name', 'space_id']).where('space_id', '=', spaceId).orderBy('id').execute();
+}
+
+export async function listSpaceTableIds(db: Db, spaceId: number): Promise<number[]> {
+  return (await listSpaceTables(db, spaceId)).map((t) => t.id);
+}
+
+export async function updateTable(db: Db, tableId: number, changes: { name?: string; title_field_id?: number | null; updated_at: string }): Promise<void> {
+  await db.updateTable('tables').set(changes).where('id', '=', tableId).execute();
+}
+
+export async function deleteTable(db: Db, tableId: number): Promise<void> {
+  await db.deleteFrom('tables').where('id', '=', tableId).execute();
+}
+
+function toStoredSettings(field: FieldDraft): string {
+  return JSON.stringify({ multiple: field.multiple, required: field.required, editable_by: field.editableBy, hidden: field.hidden, ...field.settings });
+}
+
+export async function insertField(db: Db, tableId: number, field: FieldDraft, position: number): Promise<number> {
+  const row = await db
+    .insertInto('fields')
+    .values({ table_id: tableId, slug: field.slug, name: field.name, type: field.type, settings_json: toStoredSettings(field), position })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateField(db: Db, fieldId: number, field: FieldDraft): Promise<void> {
+  await db.updateTable('fields').set({ slug: field.slug, name: field.name, settings_json: toStoredSettings(field) }).where('id', '=', fieldId).execute();
+}
+
+export async function deleteField(db: Db, fieldId: number): Promise<void> {
+  await db.deleteFrom('fields').where('id', '=', fieldId).execute();
+}
+
+export async function listFields(db: Db, tableId: number): Promise<Field[]> {
+  const rows = await db.selectFrom('fields').selectAll().where('table_id', '=', tableId).orderBy('position').orderBy('id').execute();
+  return rows.map((row) => {
+    const { multiple, required, editable_by, hidden, ...settings } = JSON.parse(row.settings_json);
+    return {
+      id: row.id,
+      tableId: row.table_id,
+      slug: row.slug,
+      name: row.name,
+      type: row.type as Field['type'],
+      multiple,
+      required,
+      editableBy: editable_by,
+      hidden,
+      settings,
+      position: row.position,
+    };
+  });
+}
+
+export async function listTableIndexes(db: Db, tableId: number) {
+  return db.selectFrom('table_indexes').select(['name', 'field_ids_json']).where('table_id', '=', tableId).orderBy('id').execute();
+}

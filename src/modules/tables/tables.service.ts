@@ -1,0 +1,129 @@
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { formatDateTime } from '../../shared/clock.js';
+import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import type { Actor } from '../auth/actor.js';
+import type { SettingsContext } from '../records/fields/field-type.js';
+import { getFieldType } from '../records/fields/registry.js';
+import { assertSpaceAdmin, loadVisibleSpace } from '../spaces/space-access.js';
+import { parseFieldDefinition, presentField, type Field } from './field-definition.js';
+import * as physical from './physical-schema.js';
+import { findVisibleTable } from './table-access.js';
+import * as tables from './tables.repository.js';
+
+type Db = Database['db'];
+
+function checkTableName(raw: unknown): string {
+  const name = typeof raw === 'string' ? raw.trim() : '';
+  if (!name || name.length > 200) throw new ValidationError('Invalid name: must be 1 to 200 characters');
+  return name;
+}
+
+/** The explicit title field, else the first text field, else none. */
+export function resolveTitleField(fields: readonly Field[], titleFieldId: number | null): Field | null {
+  return fields.find((f) => f.id === titleFieldId) ?? fields.find((f) => f.type === 'text') ?? null;
+}
+
+function findTitleFieldId(fields: readonly Field[], slug: unknown): number | null {
+  if (slug === undefined || slug === null) return null;
+  const field = fields.find((f) => f.slug === slug);
+  if (!field) throw new ValidationError(`Invalid title_field: no field "${String(slug)}"`);
+  if (!getFieldType(field.type).titleCapable || field.multiple) throw new ValidationError(`Invalid title_field: a ${field.type} field cannot be a title`);
+  return field.id;
+}
+
+export function createTablesService(deps: { database: Database; clock: Clock }) {
+  const { db, dialect } = deps.database;
+  const now = () => formatDateTime(deps.clock.now());
+
+  function settingsContext(actor: Actor, executor: Db): SettingsContext {
+    return { accountId: actor.accountId, isAccountTable: (tableId) => tables.isAccountTable(executor, actor.accountId, tableId) };
+  }
+
+  /** 404 `Table not found` for tables the caller cannot see, whatever the reason. */
+  async function loadTable(actor: Actor, tableId: number) {
+    const found = await findVisibleTable(db, actor, tableId);
+    if (!found) throw new NotFoundError('Table not found', 'table_not_found');
+    return found;
+  }
+
+  async function describeTable(executor: Db, tableId: number) {
+    const table = (await tables.findTable(executor, tableId))!;
+    const fields = await tables.listFields(executor, tableId);
+    const indexes = await tables.listTableIndexes(executor, tableId);
+    return {
+      id: table.id,
+      name: table.name,
+      space_id: table.space_id,
+      title_field: resolveTitleField(fields, table.title_field_id)?.slug ?? null,
+      fields: fields.map(presentField),
+      indexes: indexes.map((index) => ({
+        name: index.name,
+        fields: (JSON.parse(index.field_ids_json) as number[]).map((id) => fields.find((f) => f.id === id)?.slug).filter(Boolean),
+      })),
+    };
+  }
+
+  return {
+    loadTable,
+    describeTable: (tableId: number) => describeTable(db, tableId),
+
+    async listTables(actor: Actor, spaceId: number) {
+      await loadVisibleSpace(db, actor, spaceId);
+      return tables.listSpaceTables(db, spaceId);
+    },
+
+    /** Metadata and the physical table in one transaction: a failed DDL leaves nothing behind. */
+    async createTable(actor: Actor, spaceId: number, input: { name: unknown; fields?: unknown; title_field?: unknown }) {
+      const { role } = await loadVisibleSpace(db, actor, spaceId);
+      assertSpaceAdmin(actor, role);
+      const name = checkTableName(input.name);
+      const definitions = input.fields ?? [];
+      if (!Array.isArray(definitions)) throw new ValidationError('Invalid fields: must be an array of field definitions');
+      if (definitions.length > 500) throw new ValidationError('Invalid fields: at most 500 fields per table');
+      const tableId = await db.transaction().execute(async (trx) => {
+        const id = await tables.insertTable(trx, { accountId: actor.accountId, spaceId, name, now: now() });
+        const taken = new Set<string>();
+        for (const [position, definition] of definitions.entries()) {
+          const draft = await parseFieldDefinition(definition, taken, settingsContext(actor, trx));
+          taken.add(draft.slug);
+          await tables.insertField(trx, id, draft, position);
+        }
+        const fields = await tables.listFields(trx, id);
+        await tables.updateTable(trx, id, { title_field_id: findTitleFieldId(fields, input.title_field), updated_at: now() });
+        await physical.createRecordTable(trx, dialect, id, fields);
+        return id;
+      });
+      return describeTable(db, tableId);
+    },
+
+    async getTable(actor: Actor, tableId: number) {
+      await loadTable(actor, tableId);
+      return describeTable(db, tableId);
+    },
+
+    async updateTable(actor: Actor, tableId: number, input: { name?: unknown; title_field?: unknown }) {
+      const { role } = await loadTable(actor, tableId);
+      assertSpaceAdmin(actor, role);
+      const changes: { name?: string; title_field_id?: number | null; updated_at: string } = { updated_at: now() };
+      if (input.name !== undefined) changes.name = checkTableName(input.name);
+      if (input.title_field !== undefined) changes.title_field_id = findTitleFieldId(await tables.listFields(db, tableId), input.title_field);
+      await tables.updateTable(db, tableId, changes);
+      return describeTable(db, tableId);
+    },
+
+    async deleteTable(actor: Actor, tableId: number) {
+      const { role } = await loadTable(actor, tableId);
+      assertSpaceAdmin(actor, role);
+      await db.transaction().execute(async (trx) => {
+        await tables.deleteTable(trx, tableId);
+        await physical.dropRecordTable(trx, dialect, tableId);
+      });
+      return { id: tableId, deleted: true as const };
+    },
+
+    settingsContext,
+  };
+}
+
+export type TablesService = ReturnType<typeof createTablesService>;

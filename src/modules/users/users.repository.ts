@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { SystemSchema } from '../../db/schema.js';
+
+type Db = Kysely<SystemSchema>;
+
+export interface NewUser {
+  accountId: number;
+  email: string;
+  name: string;
+  passwordHash: string;
+  now: string;
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({ account_id: user.accountId, email: user.email, name: user.name, password_hash: user.passwordHash, created_at: user.now, updated_at: user.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUserById(db: Db, userId: number) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function findUsersByIds(db: Db, accountId: number, userIds: readonly number[]) {
+  if (userIds.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'email', 'name']).where('account_id', '=', accountId).where('id', 'in', userIds).execute();
+}
+
+export async function updateUser(db: Db, userId: number, changes: { email?: string; name?: string; password_hash?: string; updated_at: string }): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+}

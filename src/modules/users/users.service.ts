@@ -1,0 +1,78 @@
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
+import { formatDateTime } from '../../shared/clock.js';
+import { generatePassword, hashPassword } from '../../shared/credentials.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import * as users from './users.repository.js';
+
+export interface UserInput {
+  email: string;
+  name?: string;
+  password?: string;
+}
+
+export interface CreatedUser {
+  id: number;
+  email: string;
+  name: string;
+  /** Present only when the password was generated. */
+  password?: string;
+}
+
+const emailPattern = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
+
+export function normaliseEmail(raw: unknown): string {
+  if (typeof raw !== 'string') throw new ValidationError('Invalid email: must be a string');
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254 || !emailPattern.test(email)) throw new ValidationError(`Invalid email: ${JSON.stringify(raw)}`);
+  return email;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) throw new ValidationError('Invalid name: must be 1 to 200 characters');
+  return trimmed;
+}
+
+function checkPassword(password: string): string {
+  if (password.length < 8) throw new ValidationError('Invalid password: must be at least 8 characters');
+  return password;
+}
+
+export function createUsersService(deps: { database: Database; clock: Clock }) {
+  const { db } = deps.database;
+
+  return {
+    /** Adds a user to an account. `executor` lets account creation run it inside its transaction. */
+    async createUser(accountId: number, input: UserInput, executor = db): Promise<CreatedUser> {
+      const email = normaliseEmail(input.email);
+      const name = checkName(input.name ?? email.split('@')[0]);
+      const generated = input.password === undefined ? generatePassword() : undefined;
+      const passwordHash = await hashPassword(checkPassword(input.password ?? generated!));
+      if (await users.findUserByEmail(executor, email)) throw new ConflictError(`Email already in use: ${email}`, 'email_taken');
+      const id = await users.insertUser(executor, { accountId, email, name, passwordHash, now: formatDateTime(deps.clock.now()) });
+      return generated ? { id, email, name, password: generated } : { id, email, name };
+    },
+
+    async updateUser(userId: number, changes: { email?: string; name?: string; password?: string }): Promise<{ id: number; email: string; name: string }> {
+      const existing = await users.findUserById(db, userId);
+      if (!existing) throw new NotFoundError(`User not found: ${userId}`, 'user_not_found');
+      const update: { email?: string; name?: string; password_hash?: string; updated_at: string } = { updated_at: formatDateTime(deps.clock.now()) };
+      if (changes.email !== undefined) {
+        update.email = normaliseEmail(changes.email);
+        const holder = await users.findUserByEmail(db, update.email);
+        if (holder && holder.id !== userId) throw new ConflictError(`Email already in use: ${update.email}`, 'email_taken');
+      }
+      if (changes.name !== undefined) update.name = checkName(changes.name);
+      if (changes.password !== undefined) update.password_hash = await hashPassword(checkPassword(changes.password));
+      await users.updateUser(db, userId, update);
+      return { id: userId, email: update.email ?? existing.email, name: update.name ?? existing.name };
+    },
+
+    async findUser(userId: number) {
+      return users.findUserById(db, userId);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
