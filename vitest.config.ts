@@ -7,6 +7,5 @@ export default defineConfig({
     hookTimeout: 60_000,
     // One database per test file; files run in parallel workers on the 2 cores.
     pool: 'forks',
-    globalSetup: ['test/global-setup.ts'],
   },
 });

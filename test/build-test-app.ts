@@ -1,0 +1,42 @@
+import crypto from 'node:crypto';
+import { buildApp, type App } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createContainer, type Container } from '../src/container.js';
+import type { Clock } from '../src/shared/clock.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export interface TestContext {
+  app: App;
+  container: Container;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+}
+
+/** A real app on a fresh real database (SQLite or PostgreSQL, per TABULA_TEST_DB). */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const env = {
+    TABULA_SECRET: 'test-secret',
+    TABULA_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...options.env,
+  };
+  const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock });
+  const app = await buildApp(container, { redisPrefix: `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
+  await app.ready();
+  return {
+    app,
+    container,
+    database,
+    async close() {
+      await app.close();
+      await container.close();
+      await database.drop();
+    },
+  };
+}
