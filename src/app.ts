@@ -11,6 +11,7 @@ import { registerRateLimit } from './http/rate-limit.plugin.js';
 import { ErrorBody } from './http/schemas.js';
 import { registerValidators } from './http/validator.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { recordsRoutes } from './modules/records/records.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
 
@@ -52,6 +53,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(authRoutes(container.services));
   await app.register(spacesRoutes(container.services));
   await app.register(tablesRoutes(container.services));
+  await app.register(recordsRoutes(container.services));
   return app;
 }
 

@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createKeysService } from './modules/keys/keys.service.js';
+import { createRecordsService } from './modules/records/records.service.js';
 import { createSpacesService } from './modules/spaces/spaces.service.js';
 import { createFieldsService } from './modules/tables/fields.service.js';
 import { createTablesService } from './modules/tables/tables.service.js';
@@ -40,11 +41,12 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const spaces = createSpacesService({ ...base, secretBox });
   const tables = createTablesService(base);
   const fields = createFieldsService({ ...base, tables });
+  const records = createRecordsService(base);
   return {
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, fields },
+    services: { users, keys, accounts, auth, spaces, tables, fields, records },
     close: () => database.destroy(),
   };
 }

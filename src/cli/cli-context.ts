@@ -44,6 +44,24 @@ export function parseId(raw: string | undefined, what: string): number {
   return id;
 }
 
-export function splitList(raw: string | undefined): string[] | undefined {
-  return raw === undefined ? undefined : raw.split(',').map((item) => item.trim()).filter(Boolean);
+/** `--spaces 1,2` → ['1', '2']; a flag given with no entries (`--spaces ""`) is a usage error, not an empty allow-list. */
+export function splitList(raw: string | undefined, flag: string): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.length === 0) throw new UsageError(`${flag} needs at least one entry`);
+  return items;
+}
+
+/** `--help`, `-h` or a `help` subcommand: true when the command should print its usage and stop. */
+export function wantsHelp(values: { help?: boolean }, subcommand?: string): boolean {
+  return values.help === true || subcommand === '--help' || subcommand === '-h' || subcommand === 'help';
+}
+
+export function printUsage(usage: string): void {
+  process.stdout.write(`${usage}\n`);
+}
+
+/** Rejects stray arguments (`keys revoke 1 2`) instead of silently ignoring them. */
+export function expectPositionals(positionals: string[], count: number, usage: string): void {
+  if (positionals.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[count])}\n${usage}`);
 }

@@ -1,9 +1,13 @@
 import { loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../db/database.js';
-import { parseCommandArgs, printResult } from './cli-context.js';
+import { expectPositionals, parseCommandArgs, printResult, printUsage, wantsHelp } from './cli-context.js';
+
+const usage = 'usage: tabula migrate [--data DIR] [--json]';
 
 export async function runMigrate(args: string[]): Promise<void> {
-  const { values } = parseCommandArgs(args, {});
+  const { values, positionals } = parseCommandArgs(args, {});
+  if (wantsHelp(values)) return printUsage(usage);
+  expectPositionals(positionals, 0, usage);
   const config = loadConfig(process.env, { data: values.data });
   const database = openDatabase(config);
   try {

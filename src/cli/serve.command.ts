@@ -4,7 +4,9 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createContainer, type Container } from '../container.js';
 import { ConflictError } from '../shared/errors.js';
-import { parseCommandArgs } from './cli-context.js';
+import { expectPositionals, parseCommandArgs, printUsage, wantsHelp } from './cli-context.js';
+
+const usage = 'usage: tabula serve [--port 8080] [--host 127.0.0.1] [--data ./data]';
 
 /** First run on an empty database: an owner `admin@localhost` and an account key, shown once. */
 async function bootstrapFirstAccount(container: Container): Promise<void> {
@@ -13,7 +15,9 @@ async function bootstrapFirstAccount(container: Container): Promise<void> {
   try {
     created = await container.services.accounts.createAccount({ email: 'admin@localhost', name: 'Admin' });
   } catch (error) {
-    if (error instanceof ConflictError) return; // another process bootstrapped at the same moment
+    // Another process bootstrapped at the same moment: its transaction won (on PostgreSQL the loser sees a
+    // raw unique violation on users.email, not a ConflictError), so there is nothing left to create.
+    if (error instanceof ConflictError || (await container.services.accounts.listAccountIds()).length > 0) return;
     throw error;
   }
   const file = path.join(container.config.dataDir, 'initial-credentials.json');
@@ -31,7 +35,9 @@ async function bootstrapFirstAccount(container: Container): Promise<void> {
 }
 
 export async function runServe(args: string[]): Promise<void> {
-  const { values } = parseCommandArgs(args, { port: { type: 'string' }, host: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, host: { type: 'string' } });
+  if (wantsHelp(values)) return printUsage(usage);
+  expectPositionals(positionals, 0, usage);
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
   const container = await createContainer(config);
   await bootstrapFirstAccount(container);

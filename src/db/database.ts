@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { SystemSchema } from './schema.js';
 import { getDialect, type Dialect } from './dialect.js';
@@ -46,7 +47,7 @@ function registerSqliteFunctions(connection: SqliteDatabase.Database): void {
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { db, dialect: getDialect('postgres'), destroy: () => db.destroy() };
 }
 

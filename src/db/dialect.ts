@@ -1,4 +1,4 @@
-import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type RawBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -18,6 +18,35 @@ export interface Dialect {
   jsonParam(value: unknown): RawBuilder<unknown> | string;
   /** Quotes an identifier we generated ourselves (never user input). */
   quote(identifier: string): string;
+  /** Unicode-aware lower-casing, the same on both engines. */
+  fold(expression: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** Byte-order text for ORDER BY, so both engines sort identically whatever the database locale. */
+  sortableText(expression: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** A JSON array column includes a scalar. */
+  jsonArrayIncludes(column: RawBuilder<unknown>, value: string | number): RawBuilder<boolean>;
+  /** Some element of a JSON array column, folded, matches a LIKE pattern (escape `\\`). */
+  jsonArrayAnyLike(column: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>;
+  /**
+   * Substring search index over a record table's `_search` column (lower-cased text of its
+   * searchable fields): an FTS5 trigram table kept in step by triggers on SQLite, a pg_trgm GIN
+   * index on PostgreSQL.
+   */
+  createSearchIndex(db: Kysely<any>, table: string): Promise<void>;
+  dropSearchIndex(db: Kysely<any>, table: string): Promise<void>;
+  /** Every lower-cased term is a substring of `_search`; uses the index where the engine can. */
+  searchCondition(table: string, terms: readonly string[]): RawBuilder<boolean>;
+}
+
+/** FTS5 trigram queries need at least three characters; shorter terms fall back to a scan. */
+function sqliteSearchCondition(table: string, terms: readonly string[]): RawBuilder<boolean> {
+  const indexed = terms.filter((term) => [...term].length >= 3);
+  const scanned = terms.filter((term) => [...term].length < 3);
+  const parts: RawBuilder<boolean>[] = scanned.map((term) => sql<boolean>`instr(_search, ${term}) > 0`);
+  if (indexed.length > 0) {
+    const match = indexed.map((term) => `"${term.replace(/"/g, '""')}"`).join(' AND ');
+    parts.push(sql<boolean>`id in (select rowid from ${sql.table(`${table}_fts`)} where ${sql.table(`${table}_fts`)} match ${match})`);
+  }
+  return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
 const sqliteDialect: Dialect = {
@@ -27,6 +56,26 @@ const sqliteDialect: Dialect = {
   booleanType: 'integer',
   jsonParam: (value) => JSON.stringify(value),
   quote: (identifier) => `"${identifier}"`,
+  fold: (expression) => sql`unicode_lower(${expression})`,
+  sortableText: (expression) => sql`unicode_lower(${expression})`,
+  jsonArrayIncludes: (column, value) => sql<boolean>`exists (select 1 from json_each(${column}) where value = ${value})`,
+  jsonArrayAnyLike: (column, pattern) => sql<boolean>`exists (select 1 from json_each(${column}) where unicode_lower(value) like ${pattern} escape '\\')`,
+  async createSearchIndex(db, table) {
+    const fts = sql.table(`${table}_fts`);
+    const base = sql.table(table);
+    await sql`create virtual table ${fts} using fts5(_search, content=${sql.lit(table)}, content_rowid='id', tokenize='trigram')`.execute(db);
+    await sql`create trigger ${sql.id(`${table}_search_insert`)} after insert on ${base} begin
+      insert into ${fts}(rowid, _search) values (new.id, new._search); end`.execute(db);
+    await sql`create trigger ${sql.id(`${table}_search_delete`)} after delete on ${base} begin
+      insert into ${fts}(${fts}, rowid, _search) values ('delete', old.id, old._search); end`.execute(db);
+    await sql`create trigger ${sql.id(`${table}_search_update`)} after update of _search on ${base} begin
+      insert into ${fts}(${fts}, rowid, _search) values ('delete', old.id, old._search);
+      insert into ${fts}(rowid, _search) values (new.id, new._search); end`.execute(db);
+  },
+  async dropSearchIndex(db, table) {
+    await sql`drop table if exists ${sql.table(`${table}_fts`)}`.execute(db);
+  },
+  searchCondition: sqliteSearchCondition,
 };
 
 const postgresDialect: Dialect = {
@@ -36,6 +85,22 @@ const postgresDialect: Dialect = {
   booleanType: 'boolean',
   jsonParam: (value) => sql`${JSON.stringify(value)}::jsonb`,
   quote: (identifier) => `"${identifier}"`,
+  fold: (expression) => sql`lower(${expression})`,
+  sortableText: (expression) => sql`lower(${expression}) collate "C"`,
+  jsonArrayIncludes: (column, value) => sql<boolean>`${column} @> ${JSON.stringify([value])}::jsonb`,
+  jsonArrayAnyLike: (column, pattern) =>
+    sql<boolean>`exists (select 1 from jsonb_array_elements_text(${column}) as element(value) where lower(element.value) like ${pattern} escape '\\')`,
+  async createSearchIndex(db, table) {
+    await sql`create index ${sql.id(`${table}_search`)} on ${sql.table(table)} using gin (_search gin_trgm_ops)`.execute(db);
+  },
+  async dropSearchIndex() {
+    // The GIN index goes with its table.
+  },
+  searchCondition: (_table, terms) =>
+    sql<boolean>`(${sql.join(
+      terms.map((term) => sql<boolean>`_search like ${`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`),
+      sql` and `,
+    )})`,
 };
 
 export function getDialect(name: DialectName): Dialect {

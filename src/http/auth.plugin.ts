@@ -21,12 +21,22 @@ export function actorOf(request: FastifyRequest): Actor {
   return request.actor;
 }
 
-const bearerPattern = /^Bearer ([A-Za-z0-9_\-.~+/=]{1,512})$/;
+/** The auth scheme is case-insensitive (RFC 9110 §11.1); the token is a base64url-ish secret. */
+const bearerPattern = /^Bearer +([A-Za-z0-9_\-.~+/=]{1,512})$/i;
+const jsonContentType = /^application\/json\s*(;|$)/i;
 
 /**
- * Resolves `request.actor` from `Authorization: Bearer <key>` or the session cookie.
- * Session writes must be JSON so that a cross-site HTML form cannot forge them.
+ * Session writes must be JSON so that a cross-site HTML form (which can only send
+ * urlencoded, multipart or text/plain bodies) cannot forge them.
  */
+export function assertJsonSessionWrite(request: FastifyRequest): void {
+  if (request.method === 'GET' || request.method === 'HEAD') return;
+  if (!jsonContentType.test(request.headers['content-type'] ?? '')) {
+    throw new UnsupportedMediaTypeError('Session requests that change state must be sent as Content-Type: application/json');
+  }
+}
+
+/** Resolves `request.actor` from `Authorization: Bearer <key>` or the session cookie. */
 export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
@@ -41,9 +51,7 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
     const token = request.cookies?.[sessionCookieName];
     const actor = token ? await services.auth.authenticateSession(token) : null;
     if (!actor) throw new UnauthorizedError(token ? 'Session expired or invalid' : 'Missing API key', token ? 'invalid_session' : 'missing_api_key');
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-      throw new UnsupportedMediaTypeError('Session requests that change state must be sent as Content-Type: application/json');
-    }
+    assertJsonSessionWrite(request);
     request.actor = actor;
   });
 }

@@ -1,5 +1,5 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { rateLimitBucket } from '../modules/auth/actor.js';
 import { RateLimitedError } from '../shared/errors.js';
@@ -7,27 +7,205 @@ import { RateLimitedError } from '../shared/errors.js';
 export interface RateLimitOptions {
   perMinute: number;
   redisUrl: string | null;
-  /** Redis key prefix; lets test runs share one Redis without sharing counters. */
+  /**
+   * Redis key prefix; lets several deployments or test runs share one Redis without sharing
+   * counters. When not passed, `TABULA_REDIS_PREFIX` from the environment, else `tabula-rate-limit:`.
+   */
   redisPrefix?: string;
+}
+
+const windowMs = 60_000;
+const defaultRedisPrefix = 'tabula-rate-limit:';
+/** How long startup waits for the first Redis connection before serving with local counters. */
+const redisStartupWaitMs = 2000;
+/** After a failed Redis command, how long requests are counted locally before Redis is tried again. */
+const redisRetryPauseMs = 5000;
+
+interface Count {
+  /** Requests in the current window, this one included. */
+  current: number;
+  /** Milliseconds until the window resets (≥ 1). */
+  ttl: number;
+}
+
+/** Fixed windows in this process's memory: the store without Redis, and the fallback when Redis is down. */
+export class LocalCounters {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private nextSweepAt = 0;
+
+  increment(key: string, windowLength: number): Count {
+    const now = Date.now();
+    this.sweep(now);
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + windowLength };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return { current: window.count, ttl: Math.max(1, window.resetAt - now) };
+  }
+
+  /** Drops finished windows at most once a minute, so memory follows the active buckets only. */
+  private sweep(now: number): void {
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + windowMs;
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+/**
+ * One atomic step per request: count it, start the window on the first request (or repair a
+ * counter that somehow lost its expiry, which would otherwise lock the bucket forever), and
+ * return the count with the milliseconds left in the window.
+ */
+const incrementScript = `
+local current = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if current == 1 or ttl < 0 then
+  if current ~= 1 then
+    redis.call('SET', KEYS[1], 1)
+    current = 1
+  end
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {current, ttl}
+`;
+
+type RedisWithScript = Redis & { tabulaRateLimitIncrement(key: string, windowLength: number): Promise<[number, number]> };
+
+/**
+ * Shared counters in Redis while it answers. When Redis is unreachable, slow (over the
+ * command timeout) or failing, requests are counted in this process instead: the service
+ * keeps answering and every process still enforces the limit on its own, so during an
+ * outage a client can get at most (number of processes) × the limit. Shared counting
+ * resumes as soon as Redis is back. One warning is logged per outage.
+ */
+class FailoverCounters {
+  private readonly local = new LocalCounters();
+  private degraded = false;
+  /** After a failed command, Redis is skipped for a moment instead of costing every request a timeout. */
+  private skipRedisUntil = 0;
+
+  constructor(
+    private readonly redis: RedisWithScript | null,
+    private readonly prefix: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async increment(key: string, windowLength: number): Promise<Count> {
+    if (this.redis && this.redis.status === 'ready' && Date.now() >= this.skipRedisUntil) {
+      try {
+        const [current, ttl] = await this.redis.tabulaRateLimitIncrement(this.prefix + key, windowLength);
+        this.markHealthy();
+        return { current: Number(current), ttl: Math.max(1, Number(ttl)) };
+      } catch (error) {
+        this.skipRedisUntil = Date.now() + redisRetryPauseMs;
+        this.markDegraded(error);
+      }
+    } else if (this.redis && this.redis.status !== 'ready') {
+      this.markDegraded(new Error(`Redis connection is ${this.redis.status}`));
+    }
+    return this.local.increment(key, windowLength);
+  }
+
+  markDegraded(error: unknown): void {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.log.warn({ err: error }, 'rate limit: Redis unavailable, counting requests in this process until it is back');
+  }
+
+  markHealthy(): void {
+    this.skipRedisUntil = 0;
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.log.warn('rate limit: Redis is back, counters are shared again');
+  }
+
+  /** The store @fastify/rate-limit instantiates; every route uses the same counters. */
+  storeClass(): FastifyRateLimitStoreCtor {
+    const counters = this;
+    return class implements FastifyRateLimitStore {
+      incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number): void {
+        counters.increment(key, timeWindow).then(
+          (count) => callback(null, count),
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
+      }
+
+      child(): FastifyRateLimitStore {
+        return this;
+      }
+    };
+  }
+}
+
+function connectRedis(url: string, counters: () => FailoverCounters | undefined): RedisWithScript {
+  const redis = new Redis(url, {
+    // Never queue or retry a counter update: a request must not wait for Redis to come back.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    commandTimeout: 1000,
+  }) as RedisWithScript;
+  redis.defineCommand('tabulaRateLimitIncrement', { numberOfKeys: 1, lua: incrementScript });
+  // ioredis reconnects by itself; an 'error' listener keeps it from printing every failed attempt.
+  redis.on('error', (error: Error) => counters()?.markDegraded(error));
+  return redis;
+}
+
+/** Resolves once Redis is ready, failed its first attempt, or after the startup wait. */
+function firstConnection(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, redisStartupWaitMs);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
 }
 
 /**
  * Per account for account keys, per user for personal keys and sessions (a quarter of the
- * account's budget). Runs after authentication; unauthenticated requests are never counted.
- * With Redis the counters are shared by every server process.
+ * account's budget), in fixed one-minute windows. Runs as a route `onRequest` hook, after
+ * the application-wide authentication hook: every authenticated request is counted and
+ * carries the X-RateLimit headers (a request that later fails validation included), a
+ * limited request is refused before its body is read, and unauthenticated requests are
+ * never counted. With Redis the counters are shared by every server process.
+ *
+ * Headers (contract §5): `X-RateLimit-Remaining` = limit − requests in the window including
+ * this one (0 on the last allowed request); `X-RateLimit-Reset` and `Retry-After` = whole
+ * seconds until the window resets, rounded up (1..60).
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : undefined;
-  if (redis) app.addHook('onClose', async () => void redis.quit());
+  const prefix = options.redisPrefix ?? (process.env.TABULA_REDIS_PREFIX || defaultRedisPrefix);
+  let counters: FailoverCounters | undefined;
+  const redis = options.redisUrl ? connectRedis(options.redisUrl, () => counters) : null;
+  counters = new FailoverCounters(redis, prefix, app.log);
+  if (redis) {
+    redis.on('ready', () => counters?.markHealthy());
+    app.addHook('onClose', async () => {
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
+    });
+    await firstConnection(redis);
+  }
+  const accountLimit = options.perMinute;
+  const userLimit = Math.max(1, Math.floor(options.perMinute / 4));
   await app.register(rateLimit, {
     global: true,
-    hook: 'preHandler',
-    timeWindow: 60_000,
-    redis,
-    nameSpace: options.redisPrefix ?? 'tabula-rate-limit:',
+    hook: 'onRequest',
+    timeWindow: windowMs,
+    store: counters.storeClass(),
+    // The plugin asks for the key before it consults the allow-list, so the key must not need an actor.
+    keyGenerator: (request) => (request.actor ? rateLimitBucket(request.actor) : 'unauthenticated'),
     allowList: (request) => !request.actor,
-    keyGenerator: (request) => rateLimitBucket(request.actor!),
-    max: (request) => (request.actor?.via === 'account_key' ? options.perMinute : Math.max(1, Math.floor(options.perMinute / 4))),
+    max: (request) => (request.actor?.via === 'account_key' ? accountLimit : userLimit),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 }

@@ -1,12 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import { foundationMigration } from './0001-foundation.js';
+import { searchMigration } from './0002-search.js';
 
 /** Migrations live in code (no file-system scanning), so the built binary carries them. */
 export function createMigrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '0001-foundation': foundationMigration(dialect) };
+      return { '0001-foundation': foundationMigration(dialect), '0002-search': searchMigration(dialect) };
     },
   };
 }

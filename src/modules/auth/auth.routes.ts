@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf, sessionCookieName } from '../../http/auth.plugin.js';
+import { actorOf, assertJsonSessionWrite, sessionCookieName } from '../../http/auth.plugin.js';
 import { responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 
@@ -17,8 +17,10 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
       return { user };
     });
 
+    // Public, so that a stale cookie can still be cleared; a live session must send JSON like every session write.
     app.post('/api/auth/logout', { config: { auth: 'public' }, schema: { tags: ['auth'], response: responses(Type.Object({ ok: Type.Boolean() })) } }, async (request, reply) => {
       const token = request.cookies[sessionCookieName];
+      if (token) assertJsonSessionWrite(request);
       if (token) await services.auth.logout(token);
       reply.clearCookie(sessionCookieName, { path: '/' });
       return { ok: true };

@@ -16,7 +16,11 @@ export async function resolveSpaceRole(db: Kysely<SystemSchema>, actor: Actor, s
   return ((await findMemberRole(db, space.id, actor.userId)) as Role | undefined) ?? null;
 }
 
-/** Loads a space the caller can see, with its role; 404 `Space not found` otherwise. */
+/**
+ * Loads a space the caller can see, with its role; 404 `Space not found` otherwise.
+ * Every service loads first and checks permissions second: a caller that cannot see a space
+ * gets the 404 of a missing one, never a 403 that would confirm the space exists.
+ */
 export async function loadVisibleSpace(db: Kysely<SystemSchema>, actor: Actor, spaceId: number) {
   const space = await findSpace(db, spaceId);
   const role = space ? await resolveSpaceRole(db, actor, space) : null;

@@ -7,8 +7,10 @@ export const Space = Type.Object({ id: Type.Integer(), name: Type.String(), acco
 export const SpaceCreateBody = Type.Object({ name: Type.String({ maxLength: 200 }), storage: Type.Optional(AnyObject) }, { additionalProperties: false });
 export const SpaceUpdateBody = Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })), storage: Type.Optional(AnyObject) }, { additionalProperties: false });
 export const Member = Type.Object({ user_id: Type.Integer(), email: Type.String(), name: Type.String(), role: Type.String() });
+/** An enum rather than a union of literals, so a bad role fails with "must be equal to one of the allowed values". */
+export const Role = Type.Unsafe<'admin' | 'editor' | 'reader'>({ type: 'string', enum: ['admin', 'editor', 'reader'] });
 export const MemberAddBody = Type.Object(
-  { user_id: Type.Optional(Id), email: Type.Optional(Type.String({ maxLength: 320 })), role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('reader')]) },
+  { user_id: Type.Optional(Id), email: Type.Optional(Type.String({ maxLength: 320 })), role: Role },
   { additionalProperties: false },
 );
 export const MemberRemoveBody = Type.Object({ user_id: Id }, { additionalProperties: false });

@@ -59,8 +59,8 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
     },
 
     async updateSpace(actor: Actor, spaceId: number, input: { name?: unknown; storage?: unknown }) {
-      assertUnrestrictedAccountKey(actor);
       await loadVisibleSpace(db, actor, spaceId);
+      assertUnrestrictedAccountKey(actor);
       const changes: { name?: string; storage_json?: string; updated_at: string } = { updated_at: now() };
       if (input.name !== undefined) changes.name = checkSpaceName(input.name);
       if (input.storage !== undefined) changes.storage_json = serialiseStorage(parseStorageSettings(input.storage, deps.secretBox));
@@ -70,8 +70,8 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
 
     /** Drops the space's record tables with its metadata, in one transaction. */
     async deleteSpace(actor: Actor, spaceId: number) {
-      assertUnrestrictedAccountKey(actor);
       await loadVisibleSpace(db, actor, spaceId);
+      assertUnrestrictedAccountKey(actor);
       await db.transaction().execute(async (trx) => {
         for (const tableId of await listSpaceTableIds(trx, spaceId)) await dropRecordTable(trx, dialect, tableId);
         await spaces.deleteSpace(trx, spaceId);
@@ -85,8 +85,8 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
     },
 
     async addMember(actor: Actor, spaceId: number, input: { user_id?: unknown; email?: unknown; role: unknown }) {
-      assertAccountKey(actor);
       await loadSpaceForMembers(actor, spaceId);
+      assertAccountKey(actor);
       if (typeof input.role !== 'string' || !roles.includes(input.role)) throw new ValidationError('Invalid role: must be admin, editor or reader');
       const user =
         typeof input.user_id === 'number'
@@ -101,8 +101,8 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
     },
 
     async removeMember(actor: Actor, spaceId: number, userId: number) {
-      assertAccountKey(actor);
       await loadSpaceForMembers(actor, spaceId);
+      assertAccountKey(actor);
       if ((await spaces.deleteMember(db, spaceId, userId)) === 0) throw new NotFoundError('Member not found', 'member_not_found');
       return { user_id: userId, removed: true as const };
     },

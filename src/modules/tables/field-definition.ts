@@ -1,6 +1,7 @@
 import { ValidationError } from '../../shared/errors.js';
-import type { FieldSettings, FieldTypeName, SettingsContext } from '../records/fields/field-type.js';
+import type { FieldSettings, FieldType, FieldTypeName, SettingsContext } from '../records/fields/field-type.js';
 import { getFieldType } from '../records/fields/registry.js';
+import { describeNameProblem } from './display-name.js';
 
 /** A field as the service works with it; `id` is the database id, `slug` the API id. */
 export interface Field {
@@ -24,8 +25,20 @@ const allTypeKeys = ['options', 'table_id', 'decimals', 'image_only'];
 const slugPattern = /^[a-z][a-z0-9_]{0,62}$/;
 export const reservedSlugs = new Set(['id', 'title', 'created_at', 'updated_at']);
 
+const errorCode = 'invalid_field_definition';
+
 function fail(message: string): never {
-  throw new ValidationError(`Invalid field definition: ${message}`, 'invalid_field_definition');
+  throw new ValidationError(`Invalid field definition: ${message}`, errorCode);
+}
+
+/** Field types throw plain ValidationErrors; every definition problem answers the same code. */
+async function withDefinitionCode<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ValidationError && error.code !== errorCode) throw new ValidationError(error.message, errorCode);
+    throw error;
+  }
 }
 
 /** `"Email Address"` → `email_address`; accents folded, anything else becomes `_`. */
@@ -55,8 +68,16 @@ export function checkSlug(slug: unknown, taken: ReadonlySet<string>): string {
 }
 
 function checkName(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.trim() === '' || raw.length > 200) fail('name must be a non-empty string of at most 200 characters');
-  return raw.trim();
+  if (typeof raw !== 'string') fail('name must be a string');
+  const name = raw.trim();
+  const problem = describeNameProblem(name);
+  if (problem) fail(`name ${problem}`);
+  return name;
+}
+
+function checkType(raw: unknown): FieldType {
+  if (typeof raw !== 'string') fail('type is required and must be a string');
+  return getFieldType(raw);
 }
 
 function checkObject(raw: unknown): Record<string, unknown> {
@@ -75,11 +96,12 @@ function pickTypeSettings(raw: Record<string, unknown>, settingKeys: readonly st
 }
 
 function checkCommonOptions(raw: Record<string, unknown>, current?: FieldDraft) {
-  const editableBy = raw.editable_by ?? current?.editableBy ?? 'members';
+  // Only an absent key means "keep" (or the default); an explicit null is not a value of editable_by or required.
+  const editableBy = raw.editable_by === undefined ? (current?.editableBy ?? 'members') : raw.editable_by;
   if (!['members', 'admins', 'none'].includes(editableBy as string)) fail('editable_by must be members, admins or none');
   const hidden = raw.hidden === undefined ? (current?.hidden ?? null) : raw.hidden;
   if (hidden !== null && hidden !== 'always') fail('hidden must be "always" or null');
-  const required = raw.required ?? current?.required ?? false;
+  const required = raw.required === undefined ? (current?.required ?? false) : raw.required;
   if (typeof required !== 'boolean') fail('required must be a boolean');
   return { editableBy: editableBy as FieldDraft['editableBy'], hidden: hidden as FieldDraft['hidden'], required };
 }
@@ -89,13 +111,20 @@ function checkUnknownKeys(raw: Record<string, unknown>): void {
   if (unknown) fail(`unknown property "${unknown}"`);
 }
 
-/** Validates a new field's definition; `taken` holds the table's slugs so far. */
-export async function parseFieldDefinition(input: unknown, taken: ReadonlySet<string>, ctx: SettingsContext): Promise<FieldDraft> {
+/**
+ * Validates a new field's definition; `taken` holds the table's slugs so far. A generated slug
+ * also avoids `claimed`: ids given explicitly to fields defined later in the same request.
+ */
+export function parseFieldDefinition(input: unknown, taken: ReadonlySet<string>, ctx: SettingsContext, claimed: ReadonlySet<string> = new Set()): Promise<FieldDraft> {
+  return withDefinitionCode(() => parseNewField(input, taken, ctx, claimed));
+}
+
+async function parseNewField(input: unknown, taken: ReadonlySet<string>, ctx: SettingsContext, claimed: ReadonlySet<string>): Promise<FieldDraft> {
   const raw = checkObject(input);
   checkUnknownKeys(raw);
   const name = checkName(raw.name);
-  const fieldType = getFieldType(raw.type as string);
-  const slug = raw.id === undefined ? uniqueSlug(name, taken) : checkSlug(raw.id, taken);
+  const fieldType = checkType(raw.type);
+  const slug = raw.id === undefined ? uniqueSlug(name, new Set([...taken, ...claimed])) : checkSlug(raw.id, taken);
   if (raw.multiple !== undefined && typeof raw.multiple !== 'boolean') fail('multiple must be a boolean');
   const multiple = fieldType.multiplicity === 'always' ? true : raw.multiple === true;
   if (fieldType.multiplicity === 'single' && multiple) fail(`${fieldType.name} fields cannot be multiple`);
@@ -105,7 +134,11 @@ export async function parseFieldDefinition(input: unknown, taken: ReadonlySet<st
 }
 
 /** Validates a partial update; type, multiple and a lookup's table cannot change (stored values depend on them). */
-export async function parseFieldUpdate(input: unknown, current: Field, taken: ReadonlySet<string>, ctx: SettingsContext): Promise<FieldDraft> {
+export function parseFieldUpdate(input: unknown, current: Field, taken: ReadonlySet<string>, ctx: SettingsContext): Promise<FieldDraft> {
+  return withDefinitionCode(() => parseChanges(input, current, taken, ctx));
+}
+
+async function parseChanges(input: unknown, current: Field, taken: ReadonlySet<string>, ctx: SettingsContext): Promise<FieldDraft> {
   const raw = checkObject(input);
   checkUnknownKeys(raw);
   if (raw.type !== undefined && raw.type !== current.type) fail('type cannot be changed; create a new field instead');

@@ -1,11 +1,11 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import { NotFoundError } from '../../shared/errors.js';
+import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import { assertSpaceAdmin } from '../spaces/space-access.js';
 import { parseFieldDefinition, parseFieldUpdate } from './field-definition.js';
 import * as physical from './physical-schema.js';
-import type { TablesService } from './tables.service.js';
+import { maxFieldsPerTable, type TablesService } from './tables.service.js';
 import * as tables from './tables.repository.js';
 
 /** Field create/update/delete: metadata and DDL change together in one transaction. */
@@ -29,6 +29,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
       await loadAdminTable(actor, tableId);
       await db.transaction().execute(async (trx) => {
         const fields = await tables.listFields(trx, tableId);
+        if (fields.length >= maxFieldsPerTable) throw new ValidationError(`Invalid fields: at most ${maxFieldsPerTable} fields per table`);
         const draft = await parseFieldDefinition(definition, new Set(fields.map((f) => f.slug)), deps.tables.settingsContext(actor, trx));
         const position = fields.reduce((max, f) => Math.max(max, f.position + 1), 0);
         const id = await tables.insertField(trx, tableId, draft, position);

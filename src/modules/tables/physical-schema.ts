@@ -20,9 +20,12 @@ export async function createRecordTable(db: Kysely<any>, dialect: Dialect, table
     .addIdColumn(db.schema.createTable(recordTableName(tableId)))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'integer');
+    .addColumn('created_by', 'integer')
+    // Lower-cased text of the searchable fields, maintained by the record writer.
+    .addColumn('_search', 'text');
   for (const field of fields) builder = builder.addColumn(fieldColumnName(field.id), columnType(dialect, field));
   await builder.execute();
+  await dialect.createSearchIndex(db, recordTableName(tableId));
 }
 
 export async function addFieldColumn(db: Kysely<any>, dialect: Dialect, field: Field): Promise<void> {
@@ -30,9 +33,28 @@ export async function addFieldColumn(db: Kysely<any>, dialect: Dialect, field: F
 }
 
 export async function dropFieldColumn(db: Kysely<any>, field: Field): Promise<void> {
+  // SQLite refuses to drop an indexed column.
+  await dropFieldIndex(db, field);
   await db.schema.alterTable(recordTableName(field.tableId)).dropColumn(fieldColumnName(field.id)).execute();
 }
 
-export async function dropRecordTable(db: Kysely<any>, _dialect: Dialect, tableId: number): Promise<void> {
+export async function dropRecordTable(db: Kysely<any>, dialect: Dialect, tableId: number): Promise<void> {
+  await dialect.dropSearchIndex(db, recordTableName(tableId));
   await db.schema.dropTable(recordTableName(tableId)).ifExists().execute();
+}
+
+/** Physical index names carry the table and field ids; the API shows the logical name. */
+export const fieldIndexName = (field: Pick<Field, 'tableId' | 'id'>) => `rec_${field.tableId}_f_${field.id}_idx`;
+
+/** One-field index: B-tree on scalars; GIN on PostgreSQL JSON arrays (SQLite cannot index inside them). */
+export async function createFieldIndex(db: Kysely<any>, dialect: Dialect, field: Field): Promise<void> {
+  const name = sql.id(fieldIndexName(field));
+  const table = sql.table(recordTableName(field.tableId));
+  const column = sql.id(fieldColumnName(field.id));
+  if (field.multiple && dialect.name === 'postgres') await sql`create index if not exists ${name} on ${table} using gin (${column})`.execute(db);
+  else if (!field.multiple) await sql`create index if not exists ${name} on ${table} (${column})`.execute(db);
+}
+
+export async function dropFieldIndex(db: Kysely<any>, field: Field): Promise<void> {
+  await sql`drop index if exists ${sql.id(fieldIndexName(field))}`.execute(db);
 }

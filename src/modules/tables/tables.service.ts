@@ -6,6 +6,7 @@ import type { Actor } from '../auth/actor.js';
 import type { SettingsContext } from '../records/fields/field-type.js';
 import { getFieldType } from '../records/fields/registry.js';
 import { assertSpaceAdmin, loadVisibleSpace } from '../spaces/space-access.js';
+import { describeNameProblem } from './display-name.js';
 import { parseFieldDefinition, presentField, type Field } from './field-definition.js';
 import * as physical from './physical-schema.js';
 import { findVisibleTable } from './table-access.js';
@@ -13,10 +14,20 @@ import * as tables from './tables.repository.js';
 
 type Db = Database['db'];
 
+/** At most this many fields per table (PostgreSQL caps a table at 1600 columns, SQLite at 2000). */
+export const maxFieldsPerTable = 500;
+
 function checkTableName(raw: unknown): string {
   const name = typeof raw === 'string' ? raw.trim() : '';
-  if (!name || name.length > 200) throw new ValidationError('Invalid name: must be 1 to 200 characters');
+  const problem = describeNameProblem(name);
+  if (problem) throw new ValidationError(`Invalid name: ${problem}`);
   return name;
+}
+
+/** Explicit ids in a create request, so that slugs generated for earlier fields step around them. */
+function explicitIds(definitions: readonly unknown[]): Set<string> {
+  const ids = definitions.map((d) => (typeof d === 'object' && d !== null ? (d as { id?: unknown }).id : undefined));
+  return new Set(ids.filter((id): id is string => typeof id === 'string'));
 }
 
 /** The explicit title field, else the first text field, else none. */
@@ -80,12 +91,13 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
       const name = checkTableName(input.name);
       const definitions = input.fields ?? [];
       if (!Array.isArray(definitions)) throw new ValidationError('Invalid fields: must be an array of field definitions');
-      if (definitions.length > 500) throw new ValidationError('Invalid fields: at most 500 fields per table');
+      if (definitions.length > maxFieldsPerTable) throw new ValidationError(`Invalid fields: at most ${maxFieldsPerTable} fields per table`);
+      const claimed = explicitIds(definitions);
       const tableId = await db.transaction().execute(async (trx) => {
         const id = await tables.insertTable(trx, { accountId: actor.accountId, spaceId, name, now: now() });
         const taken = new Set<string>();
         for (const [position, definition] of definitions.entries()) {
-          const draft = await parseFieldDefinition(definition, taken, settingsContext(actor, trx));
+          const draft = await parseFieldDefinition(definition, taken, settingsContext(actor, trx), claimed);
           taken.add(draft.slug);
           await tables.insertField(trx, id, draft, position);
         }

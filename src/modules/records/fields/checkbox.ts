@@ -1,5 +1,11 @@
+import { sql } from 'kysely';
 import type { FieldType } from './field-type.js';
+import { describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
 
+const truthy = new Set<unknown>([true, 1, 'true', '1']);
+const falsy = new Set<unknown>([false, 0, 'false', '0', null, '']);
+
+/** Unchecked is the empty value: stored false (or NULL for rows older than the field). */
 export const checkboxField: FieldType = {
   name: 'checkbox',
   multiplicity: 'single',
@@ -7,4 +13,21 @@ export const checkboxField: FieldType = {
   parseSettings: () => ({}),
   columnType: (dialect) => dialect.booleanType,
   titleCapable: false,
+  sortable: true,
+  searchable: false,
+  toStored(input, field) {
+    if (input === null || input === undefined) return false;
+    if (typeof input !== 'boolean') throw new FieldValueError(field, `expected true or false, got ${describe(input)}`);
+    return input;
+  },
+  readMany: (stored) => stored.map((value) => value === true || value === 1),
+  compileFilter(op, value, field, ctx) {
+    const checked = sql<boolean>`${ctx.column} = ${ctx.dialect.name === 'sqlite' ? 1 : sql`true`}`;
+    const unchecked = sql<boolean>`(${ctx.column} is null or not ${checked})`;
+    if (op === 'empty') return unchecked;
+    if (op === 'not_empty') return checked;
+    if (op !== 'eq' && op !== 'ne') throw unsupportedOperator(field, op);
+    if (!truthy.has(value) && !falsy.has(value)) throw filterError(field, `expected true or false, got ${describe(value)}`);
+    return truthy.has(value) === (op === 'eq') ? checked : unchecked;
+  },
 };

@@ -1,4 +1,8 @@
+import type { RawBuilder } from 'kysely';
 import type { Dialect } from '../../../db/dialect.js';
+import type { Field } from '../../tables/field-definition.js';
+import type { Operator } from '../query/operators.js';
+import type { FilterContext, ReadContext, WriteContext } from './value-context.js';
 
 export type FieldTypeName =
   | 'text' | 'longtext' | 'number' | 'checkbox' | 'email' | 'url' | 'select'
@@ -29,4 +33,17 @@ export interface FieldType {
   columnType(dialect: Dialect): string;
   /** May a record's `title` come from this type? */
   readonly titleCapable: boolean;
+  /** Can records be ordered by it? */
+  readonly sortable: boolean;
+  /** Does `search` look into it? Its stored value then feeds the search text. */
+  readonly searchable: boolean;
+  /**
+   * One write value (every form the specification allows) → the stored value: a scalar, an
+   * array for multi-valued fields, or null when empty. Throws a FieldValueError naming the problem.
+   */
+  toStored(input: unknown, field: Field, ctx: WriteContext): unknown | Promise<unknown>;
+  /** Stored values of one field across a page of records → API values, resolved in one batch. */
+  readMany(stored: readonly unknown[], field: Field, ctx: ReadContext): unknown[] | Promise<unknown[]>;
+  /** A filter condition on this field → SQL, or a ValidationError `Invalid filter: …`. */
+  compileFilter(op: Operator, value: unknown, field: Field, ctx: FilterContext): RawBuilder<boolean> | Promise<RawBuilder<boolean>>;
 }

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../../shared/errors.js';
 import type { FieldType } from './field-type.js';
+import { compareEmptiness, FieldValueError, isEmptyInput, unsupportedOperator } from './value-helpers.js';
 
 export const fileField: FieldType = {
   name: 'file',
@@ -12,4 +13,16 @@ export const fileField: FieldType = {
   },
   columnType: (dialect) => dialect.jsonType,
   titleCapable: false,
+  sortable: false,
+  searchable: false,
+  // Attachments arrive with the files capability; until then a file field can only be cleared.
+  toStored(input, field) {
+    if (isEmptyInput(input)) return null;
+    throw new FieldValueError(field, 'file attachments are not available yet');
+  },
+  readMany: (stored) => stored.map((value) => (value === null || value === undefined ? [] : typeof value === 'string' ? JSON.parse(value) : value)),
+  compileFilter(op, _value, field, ctx) {
+    if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
+    throw unsupportedOperator(field, op);
+  },
 };

@@ -1,5 +1,17 @@
+import { sql } from 'kysely';
 import { ValidationError } from '../../../shared/errors.js';
 import type { FieldType } from './field-type.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, unsupportedOperator } from './value-helpers.js';
+
+function storedIds(value: unknown): number[] {
+  if (value === null || value === undefined) return [];
+  if (typeof value === 'string') return JSON.parse(value);
+  return Array.isArray(value) ? value : [value as number];
+}
+
+function referencedId(item: unknown): unknown {
+  return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as { id?: unknown }).id : item;
+}
 
 export const lookupField: FieldType = {
   name: 'lookup',
@@ -9,9 +21,44 @@ export const lookupField: FieldType = {
     const tableId = raw.table_id ?? previous?.table_id;
     if (!Number.isInteger(tableId)) throw new ValidationError('Invalid field definition: table_id is required for lookup fields and must be an integer');
     if (previous && tableId !== previous.table_id) throw new ValidationError('Invalid field definition: the table_id of a lookup field cannot be changed');
-    if (!(await ctx.isAccountTable(tableId as number))) throw new ValidationError(`Invalid field definition: table_id ${tableId} is not a table of this account`);
+    // The target was checked at creation; re-checking on update would lock the field once that table is deleted.
+    if (previous) return { table_id: tableId };
+    // Out of the id column's range (PostgreSQL integer) is simply not a table, rather than a database error.
+    const inRange = (tableId as number) >= 1 && (tableId as number) <= 2_147_483_647;
+    if (!inRange || !(await ctx.isAccountTable(tableId as number))) throw new ValidationError(`Invalid field definition: table_id ${tableId} is not a table of this account`);
     return { table_id: tableId };
   },
   columnType: () => 'integer',
   titleCapable: false,
+  sortable: false,
+  searchable: false,
+  async toStored(input, field, ctx) {
+    if (isEmptyInput(input)) return null;
+    const ids = [...new Set((Array.isArray(input) ? input : [input]).map(referencedId))];
+    const bad = ids.find((id) => !Number.isInteger(id) || (id as number) < 1);
+    if (bad !== undefined) throw new FieldValueError(field, `expected a record id or {id, title}, got ${describe(bad)}`);
+    const existing = await ctx.existingRecordIds(field.settings.table_id as number, ids as number[]);
+    const missing = (ids as number[]).find((id) => !existing.has(id));
+    if (missing !== undefined) throw new FieldValueError(field, `record ${missing} does not exist in table ${field.settings.table_id}`);
+    if (field.multiple) return ids;
+    if (ids.length > 1) throw new FieldValueError(field, 'only one record is allowed');
+    return ids[0];
+  },
+  async readMany(stored, field, ctx) {
+    const titles = await ctx.recordTitles(field.settings.table_id as number, [...new Set(stored.flatMap(storedIds))]);
+    return stored.map((value) => {
+      const found = storedIds(value).filter((id) => titles.has(id)).map((id) => ({ id, title: titles.get(id) ?? null }));
+      return field.multiple ? found : (found[0] ?? null);
+    });
+  },
+  compileFilter(op, value, field, ctx) {
+    if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
+    if (op !== 'eq' && op !== 'ne') throw unsupportedOperator(field, op);
+    if (value === null || value === '') return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
+    const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : referencedId(value);
+    if (!Number.isInteger(id)) throw filterError(field, `expected a record id, got ${describe(value)}`);
+    if (!field.multiple) return compareScalar(op, ctx.column, id);
+    const includes = ctx.dialect.jsonArrayIncludes(ctx.column, id as number);
+    return op === 'eq' ? includes : sql<boolean>`(${ctx.column} is null or not ${includes})`;
+  },
 };

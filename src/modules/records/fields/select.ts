@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import { ValidationError } from '../../../shared/errors.js';
+import type { Field } from '../../tables/field-definition.js';
 import type { FieldType } from './field-type.js';
+import { compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, isEmptyInput, likePattern, unsupportedOperator } from './value-helpers.js';
 
 const colorPattern = /^[A-Za-z0-9#(),.% -]{1,40}$/;
 
@@ -23,6 +26,8 @@ export const selectField: FieldType = {
       }
       // A comma-separated string is a write form of select values, so a comma inside a value would be ambiguous.
       if (value.includes(',')) throw new ValidationError(`Invalid field definition: options[${index}].value must not contain a comma`);
+      // Record values are refused with NUL (PostgreSQL text cannot hold it), so such an option could never be chosen.
+      if (value.includes('\u0000')) throw new ValidationError(`Invalid field definition: options[${index}].value must not contain NUL characters`);
       if (value !== value.trim()) throw new ValidationError(`Invalid field definition: options[${index}].value must not start or end with spaces`);
       if (seen.has(value)) throw new ValidationError(`Invalid field definition: duplicate option "${value}"`);
       seen.add(value);
@@ -35,4 +40,46 @@ export const selectField: FieldType = {
   },
   columnType: () => 'text',
   titleCapable: true,
+  sortable: true,
+  searchable: true,
+  toStored(input, field) {
+    if (isEmptyInput(input)) return null;
+    const values = splitSelectInput(input, field);
+    const allowed = new Set((field.settings.options as Array<{ value: string }>).map((o) => o.value));
+    const unknown = values.find((value) => !allowed.has(value));
+    if (unknown !== undefined) throw new FieldValueError(field, `${describe(unknown)} is not one of the options`);
+    if (!field.multiple) {
+      if (values.length > 1) throw new FieldValueError(field, 'only one value is allowed');
+      return values[0] ?? null;
+    }
+    const unique = [...new Set(values)];
+    return unique.length === 0 ? null : unique;
+  },
+  readMany: (stored, field) =>
+    stored.map((value) => (field.multiple ? (value === null || value === undefined ? [] : typeof value === 'string' ? JSON.parse(value) : value) : (value ?? null))),
+  compileFilter(op, value, field, ctx) {
+    if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
+    if ((op === 'eq' || op === 'ne') && (value === null || value === '')) return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
+    if (typeof value !== 'string') throw filterError(field, `expected a string value, got ${describe(value)}`);
+    const substring = op === 'contains' || op === 'starts_with' || op === 'ends_with';
+    if (!field.multiple) {
+      if (substring) return compareLike(op, ctx, value);
+      if (op === 'eq' || op === 'ne') return compareScalar(op, ctx.column, value);
+      throw unsupportedOperator(field, op);
+    }
+    if (substring) return ctx.dialect.jsonArrayAnyLike(ctx.column, likePattern(op, value));
+    const includes = ctx.dialect.jsonArrayIncludes(ctx.column, value);
+    if (op === 'eq') return includes;
+    if (op === 'ne') return sql<boolean>`(${ctx.column} is null or not ${includes})`;
+    throw unsupportedOperator(field, op);
+  },
 };
+
+/** The write forms: a value, an array of values, or a comma-separated string. */
+function splitSelectInput(input: unknown, field: Field): string[] {
+  const items = Array.isArray(input) ? input : [input];
+  return items.flatMap((item) => {
+    if (typeof item !== 'string') throw new FieldValueError(field, `expected option values as strings, got ${describe(item)}`);
+    return item.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  });
+}

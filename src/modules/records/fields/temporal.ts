@@ -1,14 +1,68 @@
-import type { FieldType, FieldTypeName } from './field-type.js';
+import { isDateToken, resolveDateToken, type TemporalKind } from '../query/date-tokens.js';
+import type { Field } from '../../tables/field-definition.js';
+import type { FieldType } from './field-type.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
 
-/** Dates, datetimes and times are stored as fixed-width ISO text on both engines: they sort and compare as strings. */
-function temporal(name: FieldTypeName): FieldType {
+const patterns: Record<TemporalKind, RegExp> = {
+  date: /^(\d{4})-(\d{2})-(\d{2})$/,
+  datetime: /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/,
+  time: /^(\d{2}):(\d{2}):(\d{2})$/,
+};
+
+const formats: Record<TemporalKind, string> = { date: 'YYYY-MM-DD', datetime: 'YYYY-MM-DD HH:MM:SS', time: 'HH:MM:SS' };
+
+function isValidTime(hours: number, minutes: number, seconds: number): boolean {
+  return hours < 24 && minutes < 60 && seconds < 60;
+}
+
+function isValidDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** A literal of the kind's format that names a real calendar date and time. */
+export function isValidTemporal(kind: TemporalKind, value: string): boolean {
+  const match = patterns[kind].exec(value);
+  if (!match) return false;
+  const parts = match.slice(1).map(Number);
+  if (kind === 'time') return isValidTime(parts[0], parts[1], parts[2]);
+  if (!isValidDate(parts[0], parts[1], parts[2])) return false;
+  return kind === 'date' || isValidTime(parts[3], parts[4], parts[5]);
+}
+
+/** A filter value: a literal (a datetime field also takes a date, meaning 00:00:00) or a date token. */
+function resolveFilterValue(kind: TemporalKind, value: unknown, field: Field, clock: Parameters<typeof resolveDateToken>[2]): string {
+  if (typeof value !== 'string') throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(value)}`);
+  if (isValidTemporal(kind, value)) return value;
+  if (kind === 'datetime' && isValidTemporal('date', value)) return `${value} 00:00:00`;
+  if (isDateToken(value)) return resolveDateToken(value, kind, clock, field.slug);
+  throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(value)}`);
+}
+
+/** Stored as fixed-width ISO text on both engines: text order is time order, and values are never shifted. */
+function temporal(kind: TemporalKind): FieldType {
   return {
-    name,
+    name: kind,
     multiplicity: 'single',
     settingKeys: [],
     parseSettings: () => ({}),
     columnType: () => 'text',
     titleCapable: true,
+    sortable: true,
+    searchable: false,
+    toStored(input, field) {
+      if (input === null || input === undefined || input === '') return null;
+      if (typeof input === 'string' && isDateToken(input)) throw new FieldValueError(field, `date tokens such as ${describe(input)} are not accepted on writes`);
+      if (typeof input !== 'string' || !isValidTemporal(kind, input)) throw new FieldValueError(field, `expected ${formats[kind]}, got ${describe(input)}`);
+      return input;
+    },
+    readMany: (stored) => stored.map((value) => value ?? null),
+    compileFilter(op, value, field, ctx) {
+      if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
+      if (op === 'contains' || op === 'starts_with' || op === 'ends_with') throw unsupportedOperator(field, op);
+      if ((op === 'eq' || op === 'ne') && (value === null || value === '')) return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
+      return compareScalar(op, ctx.column, resolveFilterValue(kind, value, field, ctx.clock));
+    },
   };
 }
 

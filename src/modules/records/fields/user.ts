@@ -1,4 +1,30 @@
+import { sql } from 'kysely';
+import type { Field } from '../../tables/field-definition.js';
 import type { FieldType } from './field-type.js';
+import type { UserSummary, WriteContext } from './value-context.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, isEmptyInput, matchNothing, unsupportedOperator } from './value-helpers.js';
+
+/** One user reference (id, email, `{id}`/`{email}`, `@me`) → a current member of the space. */
+function resolveMember(item: unknown, field: Field, members: { byId: Map<number, UserSummary>; byEmail: Map<string, UserSummary> }, ctx: WriteContext): number {
+  let member: UserSummary | undefined;
+  if (item === '@me') member = members.byId.get(ctx.actor.userId);
+  else if (typeof item === 'number' && Number.isInteger(item)) member = members.byId.get(item);
+  else if (typeof item === 'string') member = members.byEmail.get(item.trim().toLowerCase());
+  else if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+    const { id, email } = item as { id?: unknown; email?: unknown };
+    if (id !== undefined) return resolveMember(id, field, members, ctx);
+    if (email !== undefined) return resolveMember(email, field, members, ctx);
+    throw new FieldValueError(field, `a user object needs id or email, got ${describe(item)}`);
+  } else throw new FieldValueError(field, `expected a user id, email, object or @me, got ${describe(item)}`);
+  if (!member) throw new FieldValueError(field, `${describe(item)} is not a member of this space`);
+  return member.id;
+}
+
+function storedIds(value: unknown): number[] {
+  if (value === null || value === undefined) return [];
+  if (typeof value === 'string') return JSON.parse(value);
+  return Array.isArray(value) ? value : [value as number];
+}
 
 export const userField: FieldType = {
   name: 'user',
@@ -7,4 +33,31 @@ export const userField: FieldType = {
   parseSettings: () => ({}),
   columnType: () => 'integer',
   titleCapable: false,
+  sortable: false,
+  searchable: false,
+  async toStored(input, field, ctx) {
+    if (isEmptyInput(input)) return null;
+    const members = await ctx.spaceMembers();
+    const ids = [...new Set((Array.isArray(input) ? input : [input]).map((item) => resolveMember(item, field, members, ctx)))];
+    if (field.multiple) return ids;
+    if (ids.length > 1) throw new FieldValueError(field, 'only one user is allowed');
+    return ids[0];
+  },
+  async readMany(stored, field, ctx) {
+    const users = await ctx.usersByIds([...new Set(stored.flatMap(storedIds))]);
+    return stored.map((value) => {
+      const found = storedIds(value).map((id) => users.get(id)).filter((u): u is UserSummary => u !== undefined);
+      return field.multiple ? found : (found[0] ?? null);
+    });
+  },
+  async compileFilter(op, value, field, ctx) {
+    if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
+    if (op !== 'eq' && op !== 'ne') throw unsupportedOperator(field, op);
+    if (value === null || value === '') return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
+    const userId = await ctx.resolveUserReference(value);
+    if (userId === null) return op === 'eq' ? matchNothing : sql<boolean>`1 = 1`;
+    if (!field.multiple) return compareScalar(op, ctx.column, userId);
+    const includes = ctx.dialect.jsonArrayIncludes(ctx.column, userId);
+    return op === 'eq' ? includes : sql<boolean>`(${ctx.column} is null or not ${includes})`;
+  },
 };

@@ -1,0 +1,57 @@
+import type { Field } from '../tables/field-definition.js';
+import { fieldColumnName } from '../tables/physical-schema.js';
+import { getFieldType } from './fields/registry.js';
+import type { ReadContext } from './fields/value-context.js';
+import type { RecordRow } from './records.repository.js';
+import type { RecordTable } from './record-table.js';
+
+export interface RecordObject {
+  id: number;
+  title: string | null;
+  created_at: string;
+  updated_at: string;
+  data: Record<string, unknown>;
+}
+
+/** The columns a read needs: the requested fields plus the title field. */
+export function columnsFor(table: RecordTable, fields: readonly Field[]): string[] {
+  const needed = new Set(fields);
+  if (table.titleField) needed.add(table.titleField);
+  return [...needed].map((f) => fieldColumnName(f.id));
+}
+
+/** Which fields a read returns: all, or the `fields` whitelist (an unknown slug → 400). */
+export function selectFields(table: RecordTable, whitelist: readonly string[] | null, onUnknown: (slug: string) => Error): Field[] {
+  if (whitelist === null) return table.fields;
+  const reserved = new Set(['id', 'title', 'created_at', 'updated_at']);
+  return whitelist.flatMap((slug) => {
+    const field = table.fieldsBySlug.get(slug);
+    if (field) return [field];
+    if (reserved.has(slug)) return [];
+    throw onUnknown(slug);
+  });
+}
+
+function titleOf(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+/** Rows → record objects; user and lookup values resolved with one batch per field. */
+export async function presentRecords(rows: readonly RecordRow[], table: RecordTable, fields: readonly Field[], ctx: ReadContext): Promise<RecordObject[]> {
+  const columns = await Promise.all(
+    fields.map((field) => getFieldType(field.type).readMany(rows.map((row) => row[fieldColumnName(field.id)]), field, ctx)),
+  );
+  return rows.map((row, index) => {
+    const data: Record<string, unknown> = {};
+    fields.forEach((field, fieldIndex) => {
+      data[field.slug] = columns[fieldIndex][index];
+    });
+    return {
+      id: Number(row.id),
+      title: table.titleField ? titleOf(row[fieldColumnName(table.titleField.id)]) : null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      data,
+    };
+  });
+}

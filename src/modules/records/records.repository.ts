@@ -1,0 +1,75 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { recordTableName } from '../tables/physical-schema.js';
+
+/** Record tables are created at run time, so they are reached through an untyped Kysely. */
+type Db = Kysely<any>;
+
+export type RecordRow = Record<string, unknown> & { id: number; created_at: string; updated_at: string };
+
+export interface SelectOptions {
+  columns: readonly string[];
+  where: RawBuilder<boolean> | null;
+  orderBy: readonly RawBuilder<unknown>[];
+  limit: number;
+  offset: number;
+}
+
+const systemColumns = ['id', 'created_at', 'updated_at'];
+
+export async function insertRecord(db: Db, tableId: number, values: Record<string, unknown>): Promise<number> {
+  const row = await db.insertInto(recordTableName(tableId)).values(values).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function updateRecord(db: Db, tableId: number, recordId: number, values: Record<string, unknown>): Promise<void> {
+  await db.updateTable(recordTableName(tableId)).set(values).where('id', '=', recordId).execute();
+}
+
+export async function findRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[]): Promise<RecordRow[]> {
+  if (recordIds.length === 0) return [];
+  return (await db
+    .selectFrom(recordTableName(tableId))
+    .select([...systemColumns, ...columns])
+    .where('id', 'in', recordIds)
+    .execute()) as RecordRow[];
+}
+
+export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<RecordRow[]> {
+  let query = db.selectFrom(recordTableName(tableId)).select([...systemColumns, ...options.columns]);
+  if (options.where) query = query.where(options.where);
+  for (const order of options.orderBy) query = query.orderBy(order);
+  return (await query.limit(options.limit).offset(options.offset).execute()) as RecordRow[];
+}
+
+export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null): Promise<number> {
+  let query = db.selectFrom(recordTableName(tableId)).select(sql<number>`count(*)`.as('count'));
+  if (where) query = query.where(where);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Every matching id, in chunks from a cursor (PostgreSQL) or a statement iterator (SQLite). */
+export async function* streamRecordIds(db: Db, tableId: number, where: RawBuilder<boolean> | null, orderBy: readonly RawBuilder<unknown>[]): AsyncGenerator<number> {
+  let query = db.selectFrom(recordTableName(tableId)).select('id');
+  if (where) query = query.where(where);
+  for (const order of orderBy) query = query.orderBy(order);
+  for await (const row of query.stream(5000)) yield Number(row.id);
+}
+
+export async function deleteRecords(db: Db, tableId: number, recordIds: readonly number[]): Promise<number[]> {
+  if (recordIds.length === 0) return [];
+  const rows = await db.deleteFrom(recordTableName(tableId)).where('id', 'in', recordIds).returning('id').execute();
+  return rows.map((row) => Number(row.id));
+}
+
+export async function findExistingIds(db: Db, tableId: number, recordIds: readonly number[]): Promise<Set<number>> {
+  if (recordIds.length === 0) return new Set();
+  const rows = await db.selectFrom(recordTableName(tableId)).select('id').where('id', 'in', recordIds).execute();
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
+export async function selectColumnValues(db: Db, tableId: number, column: string, recordIds: readonly number[]): Promise<Map<number, unknown>> {
+  if (recordIds.length === 0) return new Map();
+  const rows = await db.selectFrom(recordTableName(tableId)).select(['id', `${column} as value`]).where('id', 'in', recordIds).execute();
+  return new Map(rows.map((row) => [Number(row.id), row.value]));
+}

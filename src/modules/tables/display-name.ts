@@ -1,0 +1,19 @@
+/** Longest table or field name, in characters (code points, as the request schemas count them). */
+export const maxNameLength = 200;
+
+/**
+ * Why a table or field name cannot be kept, or null when it can. Names are trimmed; what is
+ * stored must read back byte for byte on both engines, so NUL (PostgreSQL text cannot hold it)
+ * and unpaired surrogates (they would come back as U+FFFD) are refused rather than altered.
+ */
+export function describeNameProblem(name: string): string | null {
+  if (name === '' || [...name].length > maxNameLength) return `must be 1 to ${maxNameLength} characters`;
+  if (name.includes('\u0000')) return 'must not contain NUL characters';
+  if (!isWellFormed(name)) return 'must not contain unpaired surrogate characters';
+  return null;
+}
+
+/** `String.prototype.isWellFormed` (Node 20+), spelled out for the ES2022 library types. */
+export function isWellFormed(text: string): boolean {
+  return !/\p{Surrogate}/u.test(text);
+}
