@@ -1,6 +1,6 @@
 import { ValidationError } from '../../../shared/errors.js';
 import type { FieldType } from './field-type.js';
-import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, unsupportedOperator } from './value-helpers.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
 
 function parseFilterNumber(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;

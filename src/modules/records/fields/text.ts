@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Field } from '../../tables/field-definition.js';
-import type { FieldType, FieldTypeName } from './field-type.js';
+import type { FieldType } from './field-type.js';
 import { checkStoredText, compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, isEmptyInput } from './value-helpers.js';
 
 const emailPattern = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
