@@ -13,6 +13,7 @@ import type { RecordTable } from './record-table.js';
 /** Request-scoped look-ups for field types, each memoised so a request asks at most once. */
 export function createRecordContexts(database: Database, clock: Clock, actor: Actor, table: RecordTable) {
   const { db, dialect } = database;
+  const knownRecordIds: Record<number, Set<number>> = {};
   let members: Promise<{ byId: Map<number, UserSummary>; byEmail: Map<string, UserSummary> }> | undefined;
 
   async function loadMembers() {
@@ -29,10 +30,16 @@ export function createRecordContexts(database: Database, clock: Clock, actor: Ac
   const write: WriteContext = {
     actor,
     spaceMembers: () => (members ??= loadMembers()),
+    // Ids seen to exist are remembered, so a bulk import asks once per distinct target.
     async existingRecordIds(tableId, ids) {
-      const target = await findTable(db, tableId);
-      if (!target || target.account_id !== actor.accountId) return new Set();
-      return findExistingIds(db, tableId, ids);
+      const known = (knownRecordIds[tableId] ??= new Set());
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) {
+        const target = await findTable(db, tableId);
+        if (!target || target.account_id !== actor.accountId) return new Set();
+        for (const id of await findExistingIds(db, tableId, unknown)) known.add(id);
+      }
+      return new Set(ids.filter((id) => known.has(id)));
     },
   };
 

@@ -21,6 +21,10 @@ export async function insertRecord(db: Db, tableId: number, values: Record<strin
   return Number(row.id);
 }
 
+export async function insertRecords(db: Db, tableId: number, rows: readonly Record<string, unknown>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto(recordTableName(tableId)).values(rows as Record<string, unknown>[]).execute();
+}
+
 export async function updateRecord(db: Db, tableId: number, recordId: number, values: Record<string, unknown>): Promise<void> {
   await db.updateTable(recordTableName(tableId)).set(values).where('id', '=', recordId).execute();
 }

@@ -1,0 +1,207 @@
+/**
+ * `npm run bench -- --rows 1000000 --db sqlite|postgres`: loads a 10-field table through the
+ * service's bulk path, then drives the real server and the floor (same SQL, bare node:http)
+ * with autocannon on each shape, and prints requests/s, p50, p99 and server RSS side by side.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { createContainer } from '../src/container.js';
+import { listFields } from '../src/modules/tables/tables.repository.js';
+import { createBenchTables, createRandom, generateRecords, makeRecord } from './dataset.js';
+
+const { values: options } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    db: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update' },
+    reuse: { type: 'boolean', default: false },
+  },
+});
+const rows = Number(options.rows);
+const engine = options.db === 'postgres' ? 'postgres' : 'sqlite';
+const duration = Number(options.duration);
+const connections = Number(options.connections);
+const searchTerm = 'dorm';
+const adminUrl = process.env.TABULA_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const datasetName = `tabula_bench_${engine}_${rows}`;
+const dataDir = path.join(os.tmpdir(), datasetName);
+const databaseUrl = engine === 'postgres' ? adminUrl.replace(/\/[^/]*$/, `/${datasetName}`) : null;
+const markerFile = path.join(dataDir, 'bench.json');
+
+function log(line: string) {
+  process.stderr.write(`${line}\n`);
+}
+
+async function adminQuery(statement: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Loads the dataset (or reuses the previous one with --reuse) and returns what the shapes need. */
+async function prepareDataset() {
+  if (options.reuse && fs.existsSync(markerFile)) {
+    log(`reusing dataset in ${databaseUrl ?? dataDir}`);
+    return JSON.parse(fs.readFileSync(markerFile, 'utf8'));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (engine === 'postgres') {
+    await adminQuery(`drop database if exists ${datasetName} with (force)`);
+    await adminQuery(`create database ${datasetName}`);
+  }
+  const container = await createContainer(loadConfig({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, { data: dataDir }));
+  const bench = await createBenchTables(container);
+  const started = performance.now();
+  let lastReported = 0;
+  await container.services.records.importRecords(bench.actor, bench.tableId, generateRecords(rows, bench.userIds), (inserted) => {
+    if (inserted - lastReported >= rows / 20 || inserted === rows) {
+      lastReported = inserted;
+      const seconds = (performance.now() - started) / 1000;
+      log(`  loaded ${inserted.toLocaleString('en')} / ${rows.toLocaleString('en')} records (${Math.round(inserted / seconds)} records/s)`);
+    }
+  });
+  const loadSeconds = (performance.now() - started) / 1000;
+  if (engine === 'postgres') await sql`analyze ${sql.table(`rec_${bench.tableId}`)}`.execute(container.database.db);
+  const fields = await listFields(container.database.db, bench.tableId);
+  await container.close();
+  const dataset = {
+    tableId: bench.tableId,
+    apiKey: bench.apiKey,
+    userIds: bench.userIds,
+    loadSeconds,
+    columns: Object.fromEntries(fields.map((f) => [f.slug, `f_${f.id}`])),
+  };
+  fs.writeFileSync(markerFile, JSON.stringify(dataset));
+  return dataset;
+}
+
+function startProcess(command: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+}
+
+function readRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface Shape {
+  name: string;
+  service: (random: ReturnType<typeof createRandom>) => { method: 'GET' | 'POST'; path: string; body?: unknown };
+  floor: (random: ReturnType<typeof createRandom>) => string;
+}
+
+function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>): Shape[] {
+  const t = `/api/table/${dataset.tableId}`;
+  const randomId = (random: ReturnType<typeof createRandom>) => 1 + random.int(rows);
+  const list = { where: { stage: 'won' }, order_by: 'amount', order_dir: 'D', limit: 100 };
+  return [
+    { name: 'list', service: () => ({ method: 'POST', path: `${t}/records/query`, body: list }), floor: () => '/list' },
+    { name: 'list-deep', service: () => ({ method: 'POST', path: `${t}/records/query`, body: { ...list, offset: 10_000 } }), floor: () => '/list-deep' },
+    { name: 'count', service: () => ({ method: 'POST', path: `${t}/records/count`, body: { where: { stage: 'won' } } }), floor: () => '/count' },
+    { name: 'count-all', service: () => ({ method: 'POST', path: `${t}/records/count`, body: {} }), floor: () => '/count-all' },
+    { name: 'search', service: () => ({ method: 'POST', path: `${t}/records/query`, body: { search: searchTerm, limit: 100 } }), floor: () => '/search' },
+    { name: 'get', service: (r) => ({ method: 'GET', path: `${t}/record/${randomId(r)}/get` }), floor: (r) => `/get/${randomId(r)}` },
+    { name: 'create', service: (r) => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(r, dataset.userIds) } }), floor: () => '/create' },
+    { name: 'update', service: (r) => ({ method: 'POST', path: `${t}/record/${randomId(r)}/update`, body: { data: { amount: r.int(1_000_000) / 100 } } }), floor: (r) => `/update/${randomId(r)}` },
+  ];
+}
+
+interface Measurement {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function drive(url: string, seconds: number, next: () => { method: 'GET' | 'POST'; path: string; body?: unknown }, headers: Record<string, string>): Promise<Measurement> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request: any) => {
+          const { method, path: requestPath, body } = next();
+          return { ...request, method, path: requestPath, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) };
+        },
+      },
+    ],
+  });
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+async function main() {
+  log(`building…`);
+  if (spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  log(`preparing ${rows.toLocaleString('en')} records on ${engine}…`);
+  const dataset = await prepareDataset();
+  const dbEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  const server = await startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'error' });
+  const floorConfig = {
+    engine,
+    sqlitePath: path.join(dataDir, 'tabula.db'),
+    databaseUrl,
+    tableId: dataset.tableId,
+    columns: dataset.columns,
+    stage: 'won',
+    searchTerm,
+    userId: dataset.userIds[0],
+  };
+  const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
+  const rowsOut: string[] = [];
+  let maxRss = readRssMb(server.child.pid!);
+  try {
+    const wanted = new Set(options.shapes!.split(','));
+    for (const shape of defineShapes(dataset).filter((s) => wanted.has(s.name))) {
+      const random = createRandom(99);
+      const serviceNext = () => shape.service(random);
+      const floorNext = () => ({ method: 'POST' as const, path: shape.floor(random) });
+      const auth = { authorization: `Bearer ${dataset.apiKey}` };
+      log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor…`);
+      await drive(server.url, Number(options.warmup), serviceNext, auth);
+      const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.child.pid!))), 200);
+      const tabula = await drive(server.url, duration, serviceNext, auth);
+      clearInterval(sampler);
+      await drive(floor.url, Number(options.warmup), floorNext, {});
+      const bare = await drive(floor.url, duration, floorNext, {});
+      const share = bare.requestsPerSecond > 0 ? Math.round((100 * tabula.requestsPerSecond) / bare.requestsPerSecond) : 0;
+      rowsOut.push(
+        `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${bare.requestsPerSecond.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${share}% | ${maxRss.toFixed(0)} |${tabula.errors || bare.errors ? ` errors: ${tabula.errors}/${bare.errors}` : ''}`,
+      );
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+    floor.child.kill('SIGTERM');
+  }
+  console.log(`\n${engine}, ${rows.toLocaleString('en')} records, ${connections} connections, ${duration}s per shape\n`);
+  console.log('| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const line of rowsOut) console.log(line);
+  console.log(`| load | ${Math.round(rows / dataset.loadSeconds)} records/s | | | | | | | (${dataset.loadSeconds.toFixed(1)} s for ${rows.toLocaleString('en')}) |`);
+}
+
+await main();
