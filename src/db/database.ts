@@ -34,7 +34,7 @@ function openSqlite(dataDir: string): Database {
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
   registerSqliteFunctions(connection);
-  const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return { db, dialect: getDialect('sqlite'), destroy: () => db.destroy() };
 }
 
@@ -43,6 +43,31 @@ function registerSqliteFunctions(connection: SqliteDatabase.Database): void {
   connection.function('unicode_lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
+}
+
+/**
+ * Kysely prepares every query anew; with the same few hundred statements on every request,
+ * caching prepared statements by their SQL text saves most of SQLite's per-query cost.
+ * Safe because Kysely serialises all use of the one connection.
+ */
+function withStatementCache(connection: SqliteDatabase.Database): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = connection.prepare(source);
+      if (cache.size >= 1000) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(connection, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 function openPostgres(url: string): Database {

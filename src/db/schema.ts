@@ -27,6 +27,7 @@ export interface SystemSchema {
     space_id: number;
     name: string;
     title_field_id: number | null;
+    schema_version: Generated<number>;
     created_at: string;
     updated_at: string;
   };

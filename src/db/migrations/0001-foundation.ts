@@ -45,6 +45,8 @@ export function foundationMigration(dialect: Dialect): Migration {
         .addColumn('space_id', 'integer', (c) => c.notNull().references('spaces.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('title_field_id', 'integer')
+        // Bumped by every field change: processes cache field lists keyed by it.
+        .addColumn('schema_version', 'integer', (c) => c.notNull().defaultTo(1))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();

@@ -3,15 +3,16 @@ import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { findUsersByIds } from '../users/users.repository.js';
 import { fieldColumnName } from '../tables/physical-schema.js';
-import { findTable, listFields } from '../tables/tables.repository.js';
+import { findTable } from '../tables/tables.repository.js';
 import { resolveTitleField } from '../tables/tables.service.js';
 import type { ReadContext, UserSummary, WriteContext } from './fields/value-context.js';
 import type { FilterEnvironment } from './query/compile-query.js';
 import { findExistingIds, selectColumnValues } from './records.repository.js';
 import type { RecordTable } from './record-table.js';
+import type { TableSchemaCache } from './table-schema-cache.js';
 
 /** Request-scoped look-ups for field types, each memoised so a request asks at most once. */
-export function createRecordContexts(database: Database, clock: Clock, actor: Actor, table: RecordTable) {
+export function createRecordContexts(database: Database, clock: Clock, schemaCache: TableSchemaCache, actor: Actor, table: RecordTable) {
   const { db, dialect } = database;
   const knownRecordIds: Record<number, Set<number>> = {};
   let members: Promise<{ byId: Map<number, UserSummary>; byEmail: Map<string, UserSummary> }> | undefined;
@@ -51,7 +52,7 @@ export function createRecordContexts(database: Database, clock: Clock, actor: Ac
     async recordTitles(tableId, ids) {
       const target = await findTable(db, tableId);
       if (!target || target.account_id !== actor.accountId || ids.length === 0) return new Map();
-      const titleField = resolveTitleField(await listFields(db, tableId), target.title_field_id);
+      const titleField = resolveTitleField(await schemaCache.fields(db, tableId, target.schema_version), target.title_field_id);
       if (!titleField) return new Map([...(await findExistingIds(db, tableId, ids))].map((id) => [id, null]));
       const values = await selectColumnValues(db, tableId, fieldColumnName(titleField.id), ids);
       return new Map([...values].map(([id, value]) => [id, value === null || value === undefined ? null : String(value)]));

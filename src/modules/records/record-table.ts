@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { SystemSchema } from '../../db/schema.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { Actor, Role } from '../auth/actor.js';
+import { impliedSpaceRole } from '../spaces/space-access.js';
 import type { Field } from '../tables/field-definition.js';
-import { findVisibleTable } from '../tables/table-access.js';
-import { listFields } from '../tables/tables.repository.js';
 import { resolveTitleField } from '../tables/tables.service.js';
+import type { TableSchemaCache } from './table-schema-cache.js';
 
 /** Everything a record call needs to know about its table, loaded once per request. */
 export interface RecordTable {
@@ -17,17 +17,32 @@ export interface RecordTable {
   titleField: Field | null;
 }
 
+/** The table, its space's account and the caller's membership in one query: it runs on every record call. */
+async function findTableWithMembership(db: Kysely<SystemSchema>, actor: Actor, tableId: number) {
+  return db
+    .selectFrom('tables as t')
+    .leftJoin('members as m', (join) => join.onRef('m.space_id', '=', 't.space_id').on('m.user_id', '=', actor.userId))
+    .select(['t.id', 't.account_id', 't.space_id', 't.title_field_id', 't.schema_version', 'm.role'])
+    .where('t.id', '=', tableId)
+    .executeTakeFirst();
+}
+
 /** A table the caller cannot see answers `400 Invalid Table`, exactly like one that does not exist. */
-export async function loadRecordTable(db: Kysely<SystemSchema>, actor: Actor, tableId: number): Promise<RecordTable> {
-  const found = await findVisibleTable(db, actor, tableId);
-  if (!found) throw new ValidationError('Invalid Table', 'invalid_table');
-  const fields = await listFields(db, tableId);
+export async function loadRecordTable(db: Kysely<SystemSchema>, cache: TableSchemaCache, actor: Actor, tableId: number): Promise<RecordTable> {
+  const row = await findTableWithMembership(db, actor, tableId);
+  const implied = row ? impliedSpaceRole(actor, { id: row.space_id, account_id: row.account_id }) : null;
+  const role = implied === undefined ? ((row?.role as Role | null) ?? null) : implied;
+  if (!row || !role) throw new ValidationError('Invalid Table', 'invalid_table');
+  return describeRecordTable(row, role, await cache.fields(db, tableId, row.schema_version));
+}
+
+export function describeRecordTable(row: { id: number; space_id: number; title_field_id: number | null }, role: Role, fields: Field[]): RecordTable {
   return {
-    id: tableId,
-    spaceId: found.table.space_id,
-    role: found.role,
+    id: row.id,
+    spaceId: row.space_id,
+    role,
     fields,
     fieldsBySlug: new Map(fields.map((f) => [f.slug, f])),
-    titleField: resolveTitleField(fields, found.table.title_field_id),
+    titleField: resolveTitleField(fields, row.title_field_id),
   };
 }

@@ -12,6 +12,7 @@ import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-
 import { createRecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
 import { loadRecordTable, type RecordTable } from './record-table.js';
+import { createTableSchemaCache } from './table-schema-cache.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
 
@@ -36,18 +37,21 @@ function checkDataBody(body: unknown, required: boolean): unknown {
 export function createRecordsService(deps: { database: Database; clock: Clock }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
+  const schemaCache = createTableSchemaCache();
+  const loadTable = (actor: Actor, tableId: number) => loadRecordTable(db, schemaCache, actor, tableId);
+  const contextsFor = (actor: Actor, table: RecordTable) => createRecordContexts(deps.database, deps.clock, schemaCache, actor, table);
 
   async function readRecords(actor: Actor, table: RecordTable, ids: readonly number[], fields: readonly Field[] = table.fields): Promise<RecordObject[]> {
     const rows = await records.findRecordRows(db, table.id, ids, columnsFor(table, fields));
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
     const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-    return presentRecords(ordered, table, fields, createRecordContexts(deps.database, deps.clock, actor, table).read);
+    return presentRecords(ordered, table, fields, contextsFor(actor, table).read);
   }
 
   /** A view id other than 0 names a view that does not exist: views arrive with their own capability. */
   async function compileQuery(actor: Actor, table: RecordTable, query: ParsedQuery) {
     if (query.viewId !== null && query.viewId !== 0) throw new ViewQueryNotFoundError();
-    const contexts = createRecordContexts(deps.database, deps.clock, actor, table);
+    const contexts = contextsFor(actor, table);
     const filters = await compileConditions(query.where, table.fieldsBySlug, contexts.filter);
     const search = compileSearch(query.search, recordTableName(table.id), dialect);
     const where = filters && search ? sqlAnd(filters, search) : (filters ?? search);
@@ -55,17 +59,17 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
   }
 
   async function parse(actor: Actor, tableId: number, body: unknown, mode: QueryMode) {
-    const table = await loadRecordTable(db, actor, tableId);
+    const table = await loadTable(actor, tableId);
     const query = parseQueryBody(body, mode);
     return { table, query, ...(await compileQuery(actor, table, query)) };
   }
 
   return {
     async createRecord(actor: Actor, tableId: number, body: unknown): Promise<RecordObject> {
-      const table = await loadRecordTable(db, actor, tableId);
+      const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
       const data = checkDataBody(body, false);
-      const values = await prepareValues(data, table, createRecordContexts(deps.database, deps.clock, actor, table).write, true);
+      const values = await prepareValues(data, table, contextsFor(actor, table).write, true);
       const timestamp = now();
       const id = await records.insertRecord(db, tableId, {
         ...toColumns(values, dialect),
@@ -82,9 +86,9 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
      * one transaction per batch. Reports progress after each batch. Answers the number inserted.
      */
     async importRecords(actor: Actor, tableId: number, rows: Iterable<unknown>, onProgress?: (inserted: number) => void): Promise<number> {
-      const table = await loadRecordTable(db, actor, tableId);
+      const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
-      const context = createRecordContexts(deps.database, deps.clock, actor, table).write;
+      const context = contextsFor(actor, table).write;
       const batchSize = Math.max(1, Math.floor(30_000 / (table.fields.length + 5)));
       let batch: Record<string, unknown>[] = [];
       let inserted = 0;
@@ -105,7 +109,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
     },
 
     async getRecord(actor: Actor, tableId: number, recordId: number): Promise<RecordObject> {
-      const table = await loadRecordTable(db, actor, tableId);
+      const table = await loadTable(actor, tableId);
       const [record] = await readRecords(actor, table, [recordId]);
       if (!record) throw recordNotFound();
       return record;
@@ -113,10 +117,10 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
 
     /** Only the given fields change; the search text is rebuilt from the merged values. */
     async updateRecord(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<RecordObject> {
-      const table = await loadRecordTable(db, actor, tableId);
+      const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
       const data = checkDataBody(body, true);
-      const changes = await prepareValues(data, table, createRecordContexts(deps.database, deps.clock, actor, table).write, false);
+      const changes = await prepareValues(data, table, contextsFor(actor, table).write, false);
       const searchable = table.fields.filter((f) => getFieldType(f.type).searchable);
       await db.transaction().execute(async (trx) => {
         const [row] = await records.findRecordRows(trx, tableId, [recordId], searchable.map((f) => fieldColumnName(f.id)));
@@ -133,7 +137,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
     },
 
     async deleteRecord(actor: Actor, tableId: number, recordId: number) {
-      const table = await loadRecordTable(db, actor, tableId);
+      const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
       const deleted = await records.deleteRecords(db, tableId, [recordId]);
       if (deleted.length === 0) throw recordNotFound();
@@ -141,7 +145,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
     },
 
     async deleteBatch(actor: Actor, tableId: number, body: unknown) {
-      const table = await loadRecordTable(db, actor, tableId);
+      const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
       const ids = (body as { record_ids?: unknown } | null)?.record_ids;
       if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647)) {

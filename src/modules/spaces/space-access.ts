@@ -10,10 +10,20 @@ import { findMemberRole, findSpace } from './spaces.repository.js';
  * "does not exist" so nothing leaks across accounts.
  */
 export async function resolveSpaceRole(db: Kysely<SystemSchema>, actor: Actor, space: { id: number; account_id: number }): Promise<Role | null> {
+  const implied = impliedSpaceRole(actor, space);
+  if (implied !== undefined) return implied;
+  return ((await findMemberRole(db, space.id, actor.userId)) as Role | undefined) ?? null;
+}
+
+/**
+ * The role that follows from the caller alone: null (invisible), `admin` (account key or
+ * owner), or undefined when the membership row decides.
+ */
+export function impliedSpaceRole(actor: Actor, space: { id: number; account_id: number }): Role | null | undefined {
   if (space.account_id !== actor.accountId) return null;
   if (actor.spaceIds && !actor.spaceIds.includes(space.id)) return null;
   if (actor.via === 'account_key' || isOwner(actor)) return 'admin';
-  return ((await findMemberRole(db, space.id, actor.userId)) as Role | undefined) ?? null;
+  return undefined;
 }
 
 /**

@@ -34,6 +34,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
         const position = fields.reduce((max, f) => Math.max(max, f.position + 1), 0);
         const id = await tables.insertField(trx, tableId, draft, position);
         await physical.addFieldColumn(trx, dialect, { ...draft, id, tableId, position });
+        await tables.bumpSchemaVersion(trx, tableId);
       });
       return deps.tables.describeTable(tableId);
     },
@@ -43,7 +44,10 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
       const { field, fields } = await findField(tableId, slug);
       const taken = new Set(fields.filter((f) => f.id !== field.id).map((f) => f.slug));
       const draft = await parseFieldUpdate(changes, field, taken, deps.tables.settingsContext(actor, db));
-      await tables.updateField(db, field.id, draft);
+      await db.transaction().execute(async (trx) => {
+        await tables.updateField(trx, field.id, draft);
+        await tables.bumpSchemaVersion(trx, tableId);
+      });
       return deps.tables.describeTable(tableId);
     },
 
@@ -53,6 +57,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
       await db.transaction().execute(async (trx) => {
         await tables.deleteField(trx, field.id);
         await physical.dropFieldColumn(trx, field);
+        await tables.bumpSchemaVersion(trx, tableId);
       });
       return deps.tables.describeTable(tableId);
     },

@@ -35,6 +35,11 @@ export async function updateTable(db: Db, tableId: number, changes: { name?: str
   await db.updateTable('tables').set(changes).where('id', '=', tableId).execute();
 }
 
+/** Every field change bumps it, in the same transaction, so cached field lists are never stale. */
+export async function bumpSchemaVersion(db: Db, tableId: number): Promise<void> {
+  await db.updateTable('tables').set((eb) => ({ schema_version: eb('schema_version', '+', 1) })).where('id', '=', tableId).execute();
+}
+
 export async function deleteTable(db: Db, tableId: number): Promise<void> {
   await db.deleteFrom('tables').where('id', '=', tableId).execute();
 }

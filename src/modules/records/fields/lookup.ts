@@ -9,6 +9,11 @@ function storedIds(value: unknown): number[] {
   return Array.isArray(value) ? value : [value as number];
 }
 
+/** A positive id within the integer column's range (beyond it PostgreSQL fails the look-up). */
+function isRecordId(id: unknown): id is number {
+  return Number.isInteger(id) && (id as number) >= 1 && (id as number) <= 2_147_483_647;
+}
+
 function referencedId(item: unknown): unknown {
   return typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as { id?: unknown }).id : item;
 }
@@ -34,9 +39,11 @@ export const lookupField: FieldType = {
   searchable: false,
   async toStored(input, field, ctx) {
     if (isEmptyInput(input)) return null;
-    const ids = [...new Set((Array.isArray(input) ? input : [input]).map(referencedId))];
-    const bad = ids.find((id) => !Number.isInteger(id) || (id as number) < 1);
-    if (bad !== undefined) throw new FieldValueError(field, `expected a record id or {id, title}, got ${describe(bad)}`);
+    const items: unknown[] = Array.isArray(input) ? input : [input];
+    // findIndex, not find: an object without id yields `undefined`, which `find` cannot report.
+    const badIndex = items.findIndex((item) => !isRecordId(referencedId(item)));
+    if (badIndex !== -1) throw new FieldValueError(field, `expected a record id or {id, title}, got ${describe(items[badIndex])}`);
+    const ids = [...new Set(items.map(referencedId))];
     const existing = await ctx.existingRecordIds(field.settings.table_id as number, ids as number[]);
     const missing = (ids as number[]).find((id) => !existing.has(id));
     if (missing !== undefined) throw new FieldValueError(field, `record ${missing} does not exist in table ${field.settings.table_id}`);

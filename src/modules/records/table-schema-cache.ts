@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { SystemSchema } from '../../db/schema.js';
+import type { Field } from '../tables/field-definition.js';
+import { listFields } from '../tables/tables.repository.js';
+
+/**
+ * Field lists by table, kept per process and keyed by the table's `schema_version`, which every
+ * field change bumps in the same transaction. A stale entry is never used: each request reads
+ * the current version with the table row it needs anyway, so several processes stay correct.
+ */
+export function createTableSchemaCache() {
+  const entries = new Map<number, { version: number; fields: Field[] }>();
+  return {
+    async fields(db: Kysely<SystemSchema>, tableId: number, version: number): Promise<Field[]> {
+      const cached = entries.get(tableId);
+      if (cached && cached.version === version) return cached.fields;
+      const fields = await listFields(db, tableId);
+      entries.set(tableId, { version, fields });
+      return fields;
+    },
+  };
+}
+
+export type TableSchemaCache = ReturnType<typeof createTableSchemaCache>;
