@@ -51,6 +51,12 @@ export function foundationMigration(dialect: Dialect): Migration {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
       await schema.createIndex('tables_space').on('tables').column('space_id').execute();
+      // Exact row counts kept in step with inserts and deletes: `count` of a whole table is O(1).
+      await schema
+        .createTable('table_row_counts')
+        .addColumn('table_id', 'integer', (c) => c.primaryKey().references('tables.id').onDelete('cascade'))
+        .addColumn('row_count', 'bigint', (c) => c.notNull())
+        .execute();
       await dialect
         .addIdColumn(schema.createTable('fields'))
         .addColumn('table_id', 'integer', (c) => c.notNull().references('tables.id').onDelete('cascade'))

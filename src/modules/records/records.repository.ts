@@ -45,6 +45,21 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
   return (await query.limit(options.limit).offset(options.offset).execute()) as RecordRow[];
 }
 
+/** Adds to the table's exact row count; runs in the transaction of the insert or delete. */
+export async function adjustRowCount(db: Db, tableId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .updateTable('table_row_counts')
+    .set((eb: any) => ({ row_count: eb('row_count', '+', delta) }))
+    .where('table_id', '=', tableId)
+    .execute();
+}
+
+export async function readRowCount(db: Db, tableId: number): Promise<number> {
+  const row = await db.selectFrom('table_row_counts').select('row_count').where('table_id', '=', tableId).executeTakeFirst();
+  return Number(row?.row_count ?? 0);
+}
+
 export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null): Promise<number> {
   let query = db.selectFrom(recordTableName(tableId)).select(sql<number>`count(*)`.as('count'));
   if (where) query = query.where(where);

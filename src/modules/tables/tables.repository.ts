@@ -35,6 +35,10 @@ export async function updateTable(db: Db, tableId: number, changes: { name?: str
   await db.updateTable('tables').set(changes).where('id', '=', tableId).execute();
 }
 
+export async function insertRowCount(db: Db, tableId: number): Promise<void> {
+  await db.insertInto('table_row_counts').values({ table_id: tableId, row_count: 0 }).execute();
+}
+
 /** Every field change bumps it, in the same transaction, so cached field lists are never stale. */
 export async function bumpSchemaVersion(db: Db, tableId: number): Promise<void> {
   await db.updateTable('tables').set((eb) => ({ schema_version: eb('schema_version', '+', 1) })).where('id', '=', tableId).execute();
