@@ -44,7 +44,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
     },
   });
   registerAuth(app, container.services);
-  await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix });
+  await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
 
   const publicRoute = { config: { auth: 'public' as const, rateLimit: false as const } };
   app.get('/healthz', { ...publicRoute, schema: { hide: true, response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));

@@ -12,6 +12,8 @@ export interface Config {
   readonly secret: string | null;
   readonly rateLimitPerMinute: number;
   readonly redisUrl: string | null;
+  /** Key prefix of the shared rate-limit counters, so several deployments can share one Redis. */
+  readonly redisPrefix: string;
   readonly fetchAllowHosts: readonly string[];
   readonly reclaimIntervalMs: number;
 }
@@ -36,6 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     secret: env.TABULA_SECRET || null,
     rateLimitPerMinute: parsePositiveInteger('TABULA_RATE_LIMIT_PER_MINUTE', env.TABULA_RATE_LIMIT_PER_MINUTE ?? '600'),
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: env.TABULA_REDIS_PREFIX || 'tabula-rate-limit:',
     fetchAllowHosts: (env.TABULA_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
   });

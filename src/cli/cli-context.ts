@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config.js';
-import { createContainer, type Container } from '../container.js';
+import type { Container } from '../container.js';
 
 /** Thrown for a wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -21,6 +21,8 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(args: str
 
 /** Opens the same database a running server uses (SQLite WAL or PostgreSQL), runs `work`, closes it. */
 export async function withContainer<T>(data: string | undefined, work: (container: Container) => Promise<T>): Promise<T> {
+  // Loaded on use, so `--help` and usage errors answer without loading every service.
+  const { createContainer } = await import('../container.js');
   const container = await createContainer(loadConfig(process.env, { data }));
   try {
     return await work(container);

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { createContainer, type Container } from '../container.js';
+import type { Container } from '../container.js';
 import { ConflictError } from '../shared/errors.js';
 import { expectPositionals, parseCommandArgs, printUsage, wantsHelp } from './cli-context.js';
 
@@ -39,6 +38,8 @@ export async function runServe(args: string[]): Promise<void> {
   if (wantsHelp(values)) return printUsage(usage);
   expectPositionals(positionals, 0, usage);
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
+  // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
+  const [{ createContainer }, { buildApp }] = await Promise.all([import('../container.js'), import('../app.js')]);
   const container = await createContainer(config);
   await bootstrapFirstAccount(container);
   const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });

@@ -24,7 +24,7 @@ export interface Dialect {
   sortableText(expression: RawBuilder<unknown>): RawBuilder<unknown>;
   /** A JSON array column includes a scalar. */
   jsonArrayIncludes(column: RawBuilder<unknown>, value: string | number): RawBuilder<boolean>;
-  /** Some element of a JSON array column, folded, matches a LIKE pattern (escape `\\`). */
+  /** Some element of a JSON array column, folded, matches a LIKE pattern, folded alike (escape `\\`). */
   jsonArrayAnyLike(column: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>;
   /**
    * Substring search index over a record table's `_search` column (lower-cased text of its
@@ -49,6 +49,13 @@ function sqliteSearchCondition(table: string, terms: readonly string[]): RawBuil
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
+/**
+ * unicode_lower is JavaScript's toLowerCase, which applies two mappings PostgreSQL's lower()
+ * does not: İ → i + U+0307 and a word-final Σ → ς. Mapping those two first makes both engines
+ * fold (and so filter and sort) alike.
+ */
+const sqliteFold = (expression: RawBuilder<unknown>) => sql`unicode_lower(replace(replace(${expression}, 'İ', 'I'), 'Σ', 'σ'))`;
+
 const sqliteDialect: Dialect = {
   name: 'sqlite',
   addIdColumn: (table) => table.addColumn('id', 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement()),
@@ -56,10 +63,11 @@ const sqliteDialect: Dialect = {
   booleanType: 'integer',
   jsonParam: (value) => JSON.stringify(value),
   quote: (identifier) => `"${identifier}"`,
-  fold: (expression) => sql`unicode_lower(${expression})`,
-  sortableText: (expression) => sql`unicode_lower(${expression})`,
+  fold: sqliteFold,
+  sortableText: sqliteFold,
   jsonArrayIncludes: (column, value) => sql<boolean>`exists (select 1 from json_each(${column}) where value = ${value})`,
-  jsonArrayAnyLike: (column, pattern) => sql<boolean>`exists (select 1 from json_each(${column}) where unicode_lower(value) like ${pattern} escape '\\')`,
+  jsonArrayAnyLike: (column, pattern) =>
+    sql<boolean>`exists (select 1 from json_each(${column}) where ${sqliteFold(sql.ref('value'))} like ${sqliteFold(sql`${pattern}`)} escape '\\')`,
   async createSearchIndex(db, table) {
     const fts = sql.table(`${table}_fts`);
     const base = sql.table(table);
@@ -89,7 +97,7 @@ const postgresDialect: Dialect = {
   sortableText: (expression) => sql`lower(${expression}) collate "C"`,
   jsonArrayIncludes: (column, value) => sql<boolean>`${column} @> ${JSON.stringify([value])}::jsonb`,
   jsonArrayAnyLike: (column, pattern) =>
-    sql<boolean>`exists (select 1 from jsonb_array_elements_text(${column}) as element(value) where lower(element.value) like ${pattern} escape '\\')`,
+    sql<boolean>`exists (select 1 from jsonb_array_elements_text(${column}) as element(value) where lower(element.value) like lower(${pattern}) escape '\\')`,
   async createSearchIndex(db, table) {
     await sql`create index ${sql.id(`${table}_search`)} on ${sql.table(table)} using gin (_search gin_trgm_ops)`.execute(db);
   },

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RateLimitedError } from '../shared/errors.js';
 
 interface AjvError {
@@ -21,8 +21,25 @@ export function describeValidationError(errors: AjvError[], context?: string): s
   return `Invalid parameters: ${subject} ${first.message ?? 'is invalid'}`;
 }
 
-function send(reply: import('fastify').FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
+function send(reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
   return reply.status(status).type('application/json').send({ error: { code, message, ...extra } });
+}
+
+function sendInternalError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  request.log.error({ err: error, requestId: request.id }, 'request failed');
+  return send(reply, 500, 'internal_error', `Internal server error (request id ${request.id})`, { request_id: request.id });
+}
+
+/**
+ * Errors Fastify raises while routing, before any hook or error handler runs: a malformed
+ * percent-encoding (FST_ERR_BAD_URL) or a path parameter longer than the router allows
+ * (FST_ERR_MAX_PARAM_LENGTH, a 414 by default). Pass this as the `frameworkErrors` option of
+ * `Fastify()` so that they answer in the one error shape too, without echoing the path.
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') return send(reply, 400, 'invalid_url', 'Invalid URL: malformed percent-encoding');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 400, 'invalid_parameters', 'Invalid parameters: a path parameter is too long');
+  return sendInternalError(error, request, reply);
 }
 
 /** One place maps every failure to `{error:{code,message}}`; causes of 500s go to the log only. */
@@ -39,8 +56,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return send(reply, error.statusCode, 'bad_request', error.message);
     }
-    request.log.error({ err: error, requestId: request.id }, 'request failed');
-    return send(reply, 500, 'internal_error', `Internal server error (request id ${request.id})`, { request_id: request.id });
+    return sendInternalError(error, request, reply);
   });
 
   app.setNotFoundHandler((_request, reply) => send(reply, 404, 'not_found', 'Not found'));

@@ -4,18 +4,24 @@ import { Redis } from 'ioredis';
 import { rateLimitBucket } from '../modules/auth/actor.js';
 import { RateLimitedError } from '../shared/errors.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts one attempt under `key` in the shared one-minute windows; 429 past `limit`. */
+    throttle(key: string, limit: number): Promise<void>;
+  }
+}
+
 export interface RateLimitOptions {
   perMinute: number;
   redisUrl: string | null;
   /**
    * Redis key prefix; lets several deployments or test runs share one Redis without sharing
-   * counters. When not passed, `TABULA_REDIS_PREFIX` from the environment, else `tabula-rate-limit:`.
+   * counters (`TABULA_REDIS_PREFIX`).
    */
-  redisPrefix?: string;
+  redisPrefix: string;
 }
 
 const windowMs = 60_000;
-const defaultRedisPrefix = 'tabula-rate-limit:';
 /** How long startup waits for the first Redis connection before serving with local counters. */
 const redisStartupWaitMs = 2000;
 /** After a failed Redis command, how long requests are counted locally before Redis is tried again. */
@@ -29,7 +35,7 @@ interface Count {
 }
 
 /** Fixed windows in this process's memory: the store without Redis, and the fallback when Redis is down. */
-export class LocalCounters {
+class LocalCounters {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private nextSweepAt = 0;
 
@@ -83,75 +89,78 @@ type RedisWithScript = Redis & { tabulaRateLimitIncrement(key: string, windowLen
  */
 class FailoverCounters {
   private readonly local = new LocalCounters();
+  private redis: RedisWithScript | null = null;
   private degraded = false;
   /** After a failed command, Redis is skipped for a moment instead of costing every request a timeout. */
   private skipRedisUntil = 0;
 
   constructor(
-    private readonly redis: RedisWithScript | null,
     private readonly prefix: string,
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** Connects in the background; ioredis reconnects by itself after a failure. */
+  connect(url: string): Redis {
+    const redis = new Redis(url, {
+      // Never queue or retry a counter update: a request must not wait for Redis to come back.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 2000,
+      commandTimeout: 1000,
+    }) as RedisWithScript;
+    redis.defineCommand('tabulaRateLimitIncrement', { numberOfKeys: 1, lua: incrementScript });
+    // The 'error' listener also keeps ioredis from printing every failed reconnection attempt.
+    redis.on('error', (error: Error) => this.markDegraded(error));
+    redis.on('ready', () => this.markHealthy());
+    this.redis = redis;
+    return redis;
+  }
+
   async increment(key: string, windowLength: number): Promise<Count> {
-    if (this.redis && this.redis.status === 'ready' && Date.now() >= this.skipRedisUntil) {
+    const redis = this.redis;
+    if (redis && redis.status === 'ready' && Date.now() >= this.skipRedisUntil) {
       try {
-        const [current, ttl] = await this.redis.tabulaRateLimitIncrement(this.prefix + key, windowLength);
+        const [current, ttl] = await redis.tabulaRateLimitIncrement(this.prefix + key, windowLength);
         this.markHealthy();
         return { current: Number(current), ttl: Math.max(1, Number(ttl)) };
       } catch (error) {
         this.skipRedisUntil = Date.now() + redisRetryPauseMs;
         this.markDegraded(error);
       }
-    } else if (this.redis && this.redis.status !== 'ready') {
-      this.markDegraded(new Error(`Redis connection is ${this.redis.status}`));
+    } else if (redis && redis.status !== 'ready') {
+      this.markDegraded(new Error(`Redis connection is ${redis.status}`));
     }
     return this.local.increment(key, windowLength);
   }
 
-  markDegraded(error: unknown): void {
+  private markDegraded(error: unknown): void {
     if (this.degraded) return;
     this.degraded = true;
     this.log.warn({ err: error }, 'rate limit: Redis unavailable, counting requests in this process until it is back');
   }
 
-  markHealthy(): void {
+  private markHealthy(): void {
     this.skipRedisUntil = 0;
     if (!this.degraded) return;
     this.degraded = false;
     this.log.warn('rate limit: Redis is back, counters are shared again');
   }
-
-  /** The store @fastify/rate-limit instantiates; every route uses the same counters. */
-  storeClass(): FastifyRateLimitStoreCtor {
-    const counters = this;
-    return class implements FastifyRateLimitStore {
-      incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number): void {
-        counters.increment(key, timeWindow).then(
-          (count) => callback(null, count),
-          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-        );
-      }
-
-      child(): FastifyRateLimitStore {
-        return this;
-      }
-    };
-  }
 }
 
-function connectRedis(url: string, counters: () => FailoverCounters | undefined): RedisWithScript {
-  const redis = new Redis(url, {
-    // Never queue or retry a counter update: a request must not wait for Redis to come back.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 2000,
-    commandTimeout: 1000,
-  }) as RedisWithScript;
-  redis.defineCommand('tabulaRateLimitIncrement', { numberOfKeys: 1, lua: incrementScript });
-  // ioredis reconnects by itself; an 'error' listener keeps it from printing every failed attempt.
-  redis.on('error', (error: Error) => counters()?.markDegraded(error));
-  return redis;
+/** The store @fastify/rate-limit instantiates; every route uses the same counters. */
+function storeClassFor(counters: FailoverCounters): FastifyRateLimitStoreCtor {
+  return class implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number): void {
+      counters.increment(key, timeWindow).then(
+        (count) => callback(null, count),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  };
 }
 
 /** Resolves once Redis is ready, failed its first attempt, or after the startup wait. */
@@ -183,25 +192,27 @@ function firstConnection(redis: Redis): Promise<void> {
  * seconds until the window resets, rounded up (1..60).
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  const prefix = options.redisPrefix ?? (process.env.TABULA_REDIS_PREFIX || defaultRedisPrefix);
-  let counters: FailoverCounters | undefined;
-  const redis = options.redisUrl ? connectRedis(options.redisUrl, () => counters) : null;
-  counters = new FailoverCounters(redis, prefix, app.log);
-  if (redis) {
-    redis.on('ready', () => counters?.markHealthy());
+  const prefix = options.redisPrefix;
+  const counters = new FailoverCounters(prefix, app.log);
+  if (options.redisUrl) {
+    const redis = counters.connect(options.redisUrl);
     app.addHook('onClose', async () => {
       if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
       else redis.disconnect();
     });
     await firstConnection(redis);
   }
+  app.decorate('throttle', async (key: string, limit: number) => {
+    const count = await counters.increment(`throttle:${key}`, windowMs);
+    if (count.current > limit) throw new RateLimitedError(Math.max(1, Math.ceil(count.ttl / 1000)));
+  });
   const accountLimit = options.perMinute;
   const userLimit = Math.max(1, Math.floor(options.perMinute / 4));
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
     timeWindow: windowMs,
-    store: counters.storeClass(),
+    store: storeClassFor(counters),
     // The plugin asks for the key before it consults the allow-list, so the key must not need an actor.
     keyGenerator: (request) => (request.actor ? rateLimitBucket(request.actor) : 'unauthenticated'),
     allowList: (request) => !request.actor,

@@ -1,10 +1,37 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 
+/** Canonical decimal integers only: `0x10`, `1e3`, ` 1`, `1.0` or `007` in a path are not ids, whatever Number() makes of them. */
+const decimalInteger = /^-?(0|[1-9][0-9]*)$/;
+
 /**
- * Bodies are validated strictly (no type coercion, unknown properties rejected, nothing
- * silently removed); path and query strings are coerced, since they only ever arrive as text.
+ * Path parameters arrive as text. Numeric ones are converted only when written as plain decimal
+ * digits, then validated strictly; anything else fails as "must be integer" instead of being
+ * coerced into some other id.
+ */
+function compilePathValidator(ajv: Ajv, schema: Record<string, any>) {
+  const validate = ajv.compile(schema);
+  const properties: Record<string, { type?: unknown }> = schema.properties ?? {};
+  const numericKeys = Object.keys(properties).filter((key) => properties[key].type === 'integer' || properties[key].type === 'number');
+  const check = ((data: unknown) => {
+    if (typeof data === 'object' && data !== null) {
+      const params = data as Record<string, unknown>;
+      for (const key of numericKeys) {
+        const value = params[key];
+        if (typeof value === 'string' && decimalInteger.test(value)) params[key] = Number(value);
+      }
+    }
+    const valid = validate(data);
+    check.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return check;
+}
+
+/**
+ * Bodies and paths are validated strictly (no type coercion, unknown properties rejected, nothing
+ * silently removed); query strings are coerced, since they only ever arrive as text.
  */
 export function registerValidators(app: FastifyInstance): void {
   const strict = new Ajv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: false });
@@ -12,5 +39,9 @@ export function registerValidators(app: FastifyInstance): void {
   // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
   const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv) => void;
   for (const ajv of [strict, coercing]) addFormats(ajv);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return strict.compile(schema);
+    if (httpPart === 'params') return compilePathValidator(strict, schema as Record<string, any>);
+    return coercing.compile(schema);
+  });
 }

@@ -5,6 +5,8 @@ import type { Services } from '../../container.js';
 
 const PublicUser = Type.Object({ id: Type.Integer(), email: Type.String(), name: Type.String() });
 const UserBody = Type.Object({ user: PublicUser });
+const loginAttemptsPerAddress = 30;
+const loginAttemptsPerEmail = 10;
 
 export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -12,6 +14,9 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
       config: { auth: 'public' },
       schema: { tags: ['auth'], body: Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false }), response: responses(UserBody) },
     }, async (request, reply) => {
+      // Password guessing: a few attempts per address and per email each minute, shared across processes.
+      await app.throttle(`login-ip:${request.ip}`, loginAttemptsPerAddress);
+      await app.throttle(`login-email:${request.body.email.trim().toLowerCase()}`, loginAttemptsPerEmail);
       const { user, token, expiresAt } = await services.auth.login(request.body.email, request.body.password);
       reply.setCookie(sessionCookieName, token, { httpOnly: true, sameSite: 'lax', path: '/', expires: expiresAt, secure: request.protocol === 'https' });
       return { user };

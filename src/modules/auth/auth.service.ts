@@ -28,6 +28,8 @@ export function createAuthService(deps: { database: Database; clock: Clock }) {
       const token = generateSessionToken();
       const now = deps.clock.now();
       const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
+      // Logins are rare next to requests: a good moment to clear out expired sessions.
+      await sessions.deleteExpiredSessions(db, formatDateTime(now));
       await sessions.insertSession(db, { tokenHash: hashToken(token), userId: user.id, now: formatDateTime(now), expiresAt: formatDateTime(expiresAt) });
       return { user: { id: user.id, email: user.email, name: user.name }, token, expiresAt };
     },

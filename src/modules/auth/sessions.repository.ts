@@ -11,6 +11,15 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
+/** Ends every session of a user (a password change logs out everywhere). */
+export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export async function deleteExpiredSessions(db: Db, now: string): Promise<void> {
+  await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+}
+
 /** The session's user and account in one query: it runs on every session request. */
 export async function findLiveSession(db: Db, tokenHash: string, now: string) {
   return db

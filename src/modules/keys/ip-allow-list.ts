@@ -4,8 +4,9 @@ import { ValidationError } from '../../shared/errors.js';
 /** Validates `10.0.0.0/8`, `192.168.1.7`, `::1`, `fd00::/8`; returns them normalised. */
 export function parseIpAllowList(entries: readonly string[]): string[] {
   return entries.map((entry) => {
-    const [address, prefix] = entry.trim().split('/');
-    const family = net.isIP(address);
+    const parts = entry.trim().split('/');
+    const [address, prefix] = parts;
+    const family = parts.length > 2 ? 0 : net.isIP(address);
     const maxPrefix = family === 4 ? 32 : 128;
     const prefixNumber = prefix === undefined ? maxPrefix : Number(prefix);
     if (family === 0 || !Number.isInteger(prefixNumber) || prefixNumber < 0 || prefixNumber > maxPrefix || (prefix !== undefined && !/^\d+$/.test(prefix))) {

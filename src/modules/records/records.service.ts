@@ -41,6 +41,15 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
   const loadTable = (actor: Actor, tableId: number) => loadRecordTable(db, schemaCache, actor, tableId);
   const contextsFor = (actor: Actor, table: RecordTable) => createRecordContexts(deps.database, deps.clock, schemaCache, actor, table);
 
+  /** Deletes and keeps the exact row count in the same transaction. */
+  function deleteCounted(tableId: number, recordIds: readonly number[]): Promise<number[]> {
+    return db.transaction().execute(async (trx) => {
+      const deleted = await records.deleteRecords(trx, tableId, recordIds);
+      await records.adjustRowCount(trx, tableId, -deleted.length);
+      return deleted;
+    });
+  }
+
   async function readRecords(actor: Actor, table: RecordTable, ids: readonly number[], fields: readonly Field[] = table.fields): Promise<RecordObject[]> {
     const rows = await records.findRecordRows(db, table.id, ids, columnsFor(table, fields));
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
@@ -52,9 +61,12 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
   async function compileQuery(actor: Actor, table: RecordTable, query: ParsedQuery) {
     if (query.viewId !== null && query.viewId !== 0) throw new ViewQueryNotFoundError();
     const contexts = contextsFor(actor, table);
-    const filters = await compileConditions(query.where, table.fieldsBySlug, contexts.filter);
+    // `where` and `filters` are compiled apart and AND-ed: expanding their product into one DNF
+    // could multiply a few hundred conditions into tens of thousands.
+    const whereConditions = await compileConditions(query.whereConditions.length > 0 ? [query.whereConditions] : [], table.fieldsBySlug, contexts.filter);
+    const filters = await compileConditions(query.filters, table.fieldsBySlug, contexts.filter);
     const search = compileSearch(query.search, recordTableName(table.id), dialect);
-    const where = filters && search ? sqlAnd(filters, search) : (filters ?? search);
+    const where = [whereConditions, filters, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
     return { where, orderBy: compileOrder(query.orderBy, query.orderDir, table.fieldsBySlug, dialect), contexts };
   }
 
@@ -71,12 +83,16 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       const data = checkDataBody(body, false);
       const values = await prepareValues(data, table, contextsFor(actor, table).write, true);
       const timestamp = now();
-      const id = await records.insertRecord(db, tableId, {
-        ...toColumns(values, dialect),
-        created_at: timestamp,
-        updated_at: timestamp,
-        created_by: actor.userId,
-        _search: buildSearchText(values),
+      const id = await db.transaction().execute(async (trx) => {
+        const inserted = await records.insertRecord(trx, tableId, {
+          ...toColumns(values, dialect),
+          created_at: timestamp,
+          updated_at: timestamp,
+          created_by: actor.userId,
+          _search: buildSearchText(values),
+        });
+        await records.adjustRowCount(trx, tableId, 1);
+        return inserted;
       });
       return (await readRecords(actor, table, [id]))[0];
     },
@@ -93,7 +109,10 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       let batch: Record<string, unknown>[] = [];
       let inserted = 0;
       const flush = async () => {
-        await db.transaction().execute((trx) => records.insertRecords(trx, tableId, batch));
+        await db.transaction().execute(async (trx) => {
+          await records.insertRecords(trx, tableId, batch);
+          await records.adjustRowCount(trx, tableId, batch.length);
+        });
         inserted += batch.length;
         batch = [];
         onProgress?.(inserted);
@@ -139,7 +158,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
     async deleteRecord(actor: Actor, tableId: number, recordId: number) {
       const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
-      const deleted = await records.deleteRecords(db, tableId, [recordId]);
+      const deleted = await deleteCounted(tableId, [recordId]);
       if (deleted.length === 0) throw recordNotFound();
       return { id: recordId, deleted: true as const };
     },
@@ -153,7 +172,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       }
       if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
       const unique = [...new Set(ids as number[])];
-      const deleted = new Set(await records.deleteRecords(db, tableId, unique));
+      const deleted = new Set(await deleteCounted(tableId, unique));
       return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
     },
 
@@ -167,7 +186,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
     /** `total` is exact; `restricted` says whether filters or search narrowed the table. */
     async countRecords(actor: Actor, tableId: number, body: unknown) {
       const { where } = await parse(actor, tableId, body, 'count');
-      const total = await records.countRecords(db, tableId, null);
+      const total = await records.readRowCount(db, tableId);
       const count = where ? await records.countRecords(db, tableId, where) : total;
       return { count, total, total_approx: false, restricted: where !== null };
     },
@@ -176,11 +195,14 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
     async streamIds(actor: Actor, tableId: number, body: unknown): Promise<AsyncGenerator<string>> {
       const { where, orderBy } = await parse(actor, tableId, body, 'ids');
       const ids = records.streamRecordIds(db, tableId, where, orderBy);
-      return (async function* () {
-        let chunk: number[] = [];
+      // The first row is fetched before the 200 starts, so a failing statement answers a JSON
+      // error instead of a response broken off after `[`.
+      const head = await ids.next();
+      const output = (async function* () {
+        let chunk: number[] = head.done ? [] : [head.value];
         let first = true;
         yield '[';
-        for await (const id of ids) {
+        for await (const id of head.done ? [] : ids) {
           chunk.push(id);
           if (chunk.length === 5000) {
             yield `${first ? '' : ','}${chunk.join(',')}`;
@@ -191,6 +213,12 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
         if (chunk.length > 0) yield `${first ? '' : ','}${chunk.join(',')}`;
         yield ']';
       })();
+      // A body closed before its first read never runs its loop: release the primed statement here.
+      const close = output.return.bind(output);
+      const fail = output.throw.bind(output);
+      output.return = async (value) => (await ids.return(undefined), close(value));
+      output.throw = async (error) => (await ids.return(undefined), fail(error));
+      return output;
     },
   };
 }

@@ -41,11 +41,23 @@ export async function insertRowCount(db: Db, tableId: number): Promise<void> {
 
 /** Every field change bumps it, in the same transaction, so cached field lists are never stale. */
 export async function bumpSchemaVersion(db: Db, tableId: number): Promise<void> {
-  await db.updateTable('tables').set((eb) => ({ schema_version: eb('schema_version', '+', 1) })).where('id', '=', tableId).execute();
+  await lockTableForSchemaChange(db, tableId);
 }
 
-export async function deleteTable(db: Db, tableId: number): Promise<void> {
-  await db.deleteFrom('tables').where('id', '=', tableId).execute();
+/**
+ * Bumps `schema_version` first thing in a field change's transaction: the row lock it takes
+ * (PostgreSQL) makes concurrent changes to one table's fields wait for each other, so each
+ * sees the fields the previous one committed. False when the table is gone.
+ */
+export async function lockTableForSchemaChange(db: Db, tableId: number): Promise<boolean> {
+  const result = await db.updateTable('tables').set((eb) => ({ schema_version: eb('schema_version', '+', 1) })).where('id', '=', tableId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** False when the table was already gone. */
+export async function deleteTable(db: Db, tableId: number): Promise<boolean> {
+  const result = await db.deleteFrom('tables').where('id', '=', tableId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 function toStoredSettings(field: FieldDraft): string {

@@ -129,7 +129,8 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
       const { role } = await loadTable(actor, tableId);
       assertSpaceAdmin(actor, role);
       await db.transaction().execute(async (trx) => {
-        await tables.deleteTable(trx, tableId);
+        // A concurrent delete got there first: answer as if the table had never been seen.
+        if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', 'table_not_found');
         await physical.dropRecordTable(trx, dialect, tableId);
       });
       return { id: tableId, deleted: true as const };

@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { generatePassword, hashPassword } from '../../shared/credentials.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { deleteUserSessions } from '../auth/sessions.repository.js';
 import * as users from './users.repository.js';
 
 export interface UserInput {
@@ -65,7 +66,10 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
       }
       if (changes.name !== undefined) update.name = checkName(changes.name);
       if (changes.password !== undefined) update.password_hash = await hashPassword(checkPassword(changes.password));
-      await users.updateUser(db, userId, update);
+      await db.transaction().execute(async (trx) => {
+        await users.updateUser(trx, userId, update);
+        if (update.password_hash) await deleteUserSessions(trx, userId);
+      });
       return { id: userId, email: update.email ?? existing.email, name: update.name ?? existing.name };
     },
 

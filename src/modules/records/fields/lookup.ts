@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ValidationError } from '../../../shared/errors.js';
 import type { FieldType } from './field-type.js';
-import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, unsupportedOperator } from './value-helpers.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator } from './value-helpers.js';
 
 function storedIds(value: unknown): number[] {
   if (value === null || value === undefined) return [];
@@ -64,6 +64,8 @@ export const lookupField: FieldType = {
     if (value === null || value === '') return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
     const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : referencedId(value);
     if (!Number.isInteger(id)) throw filterError(field, `expected a record id, got ${describe(value)}`);
+    // No record has an id outside the column's range: nothing equals it, everything differs.
+    if (!isRecordId(id)) return op === 'eq' ? matchNothing : sql<boolean>`1 = 1`;
     if (!field.multiple) return compareScalar(op, ctx.column, id);
     const includes = ctx.dialect.jsonArrayIncludes(ctx.column, id as number);
     return op === 'eq' ? includes : sql<boolean>`(${ctx.column} is null or not ${includes})`;

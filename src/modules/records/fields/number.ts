@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { ValidationError } from '../../../shared/errors.js';
 import type { FieldType } from './field-type.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
@@ -6,6 +7,17 @@ function parseFilterNumber(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   return null;
+}
+
+/**
+ * Half away from zero at `decimals` places, on the number as written rather than its binary
+ * value: 1.005 → 1.01 (`toFixed` gives 1.00, since the double nearest 1.005 is just below it).
+ */
+function roundDecimals(value: number, decimals: number): number {
+  const text = String(Math.abs(value));
+  // Exponent notation: below 1e-6 or at least 1e21, where toFixed is exact enough.
+  if (text.includes('e')) return Number(value.toFixed(decimals)) + 0;
+  return (Math.sign(value) * Math.round(Number(`${text}e${decimals}`))) / 10 ** decimals + 0;
 }
 
 export const numberField: FieldType = {
@@ -27,7 +39,7 @@ export const numberField: FieldType = {
     if (input === null || input === undefined || input === '') return null;
     if (typeof input !== 'number' || !Number.isFinite(input)) throw new FieldValueError(field, `expected a number, got ${describe(input)}`);
     const decimals = field.settings.decimals as number | null;
-    return decimals === null || decimals === undefined ? input : Number(input.toFixed(decimals));
+    return decimals === null || decimals === undefined ? input : roundDecimals(input, decimals);
   },
   readMany: (stored) => stored.map((value) => (value === null || value === undefined ? null : Number(value))),
   compileFilter(op, value, field, ctx) {
@@ -36,6 +48,9 @@ export const numberField: FieldType = {
     if ((op === 'eq' || op === 'ne') && (value === null || value === '')) return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
     const number = parseFilterNumber(value);
     if (number === null) throw filterError(field, `expected a number, got ${describe(value)}`);
-    return compareScalar(op, ctx.column, number);
+    // The system `id` column is a PostgreSQL integer: a fraction or a value beyond its range
+    // would fail as an integer parameter, so such values compare as double precision.
+    const int32 = Number.isInteger(number) && Math.abs(number) <= 2_147_483_647;
+    return compareScalar(op, ctx.column, ctx.dialect.name === 'postgres' && !int32 ? sql`cast(${number} as double precision)` : number);
   },
 };

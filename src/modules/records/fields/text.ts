@@ -48,8 +48,8 @@ function textLike(name: 'text' | 'longtext' | 'email' | 'url'): FieldType {
       if (typeof value !== 'string') throw filterError(field, `expected a string value, got ${describe(value)}`);
       if (op === 'contains' || op === 'starts_with' || op === 'ends_with') return compareLike(op, ctx, value);
       if (op === 'eq' || op === 'ne') return compareScalar(op, ctx.column, value);
-      // Ordering comparisons follow the sort order: lower-cased, byte order.
-      return compareScalar(op, ctx.dialect.sortableText(ctx.column), sql`${value.toLowerCase()}`);
+      // Ordering comparisons follow the sort order: lower-cased (by the database, like the column), byte order.
+      return compareScalar(op, ctx.dialect.sortableText(ctx.column), ctx.dialect.sortableText(sql`${value}`));
     },
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Field } from '../../tables/field-definition.js';
 import type { FieldType } from './field-type.js';
 import type { UserSummary, WriteContext } from './value-context.js';
-import { compareEmptiness, compareScalar, describe, FieldValueError, isEmptyInput, matchNothing, unsupportedOperator } from './value-helpers.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator } from './value-helpers.js';
 
 /** One user reference (id, email, `{id}`/`{email}`, `@me`) → a current member of the space. */
 function resolveMember(item: unknown, field: Field, members: { byId: Map<number, UserSummary>; byEmail: Map<string, UserSummary> }, ctx: WriteContext): number {
@@ -18,6 +18,17 @@ function resolveMember(item: unknown, field: Field, members: { byId: Map<number,
   } else throw new FieldValueError(field, `expected a user id, email, object or @me, got ${describe(item)}`);
   if (!member) throw new FieldValueError(field, `${describe(item)} is not a member of this space`);
   return member.id;
+}
+
+/** A filter value naming one user: an integer id, a string (id, email, `@me`), or `{id}` / `{email}`; undefined otherwise. */
+function userReference(value: unknown): number | string | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { id, email } = value as { id?: unknown; email?: unknown };
+    return id !== undefined ? userReference(id) : typeof email === 'string' ? email : undefined;
+  }
+  return undefined;
 }
 
 function storedIds(value: unknown): number[] {
@@ -54,7 +65,11 @@ export const userField: FieldType = {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
     if (op !== 'eq' && op !== 'ne') throw unsupportedOperator(field, op);
     if (value === null || value === '') return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
-    const userId = await ctx.resolveUserReference(value);
+    const reference = userReference(value);
+    if (reference === undefined) throw filterError(field, `expected a user id, email or @me, got ${describe(value)}`);
+    const resolved = await ctx.resolveUserReference(reference);
+    // Nobody matches an unknown email or an id beyond the column's range.
+    const userId = resolved !== null && resolved >= 1 && resolved <= 2_147_483_647 ? resolved : null;
     if (userId === null) return op === 'eq' ? matchNothing : sql<boolean>`1 = 1`;
     if (!field.multiple) return compareScalar(op, ctx.column, userId);
     const includes = ctx.dialect.jsonArrayIncludes(ctx.column, userId);

@@ -32,6 +32,8 @@ export function describe(value: unknown): string {
 /** Strings PostgreSQL text cannot hold, and absurd sizes, are refused on both engines alike. */
 export function checkStoredText(field: Field, value: string, maxLength: number): string {
   if (value.includes('\u0000')) throw new FieldValueError(field, 'must not contain NUL characters');
+  // An unpaired surrogate (valid in a JSON escape) has no UTF-8 form: each engine would store a different replacement.
+  if (/[\uD800-\uDFFF]/u.test(value)) throw new FieldValueError(field, 'must be valid Unicode text (unpaired surrogate)');
   if (value.length > maxLength) throw new FieldValueError(field, `must be at most ${maxLength} characters`);
   return value;
 }
@@ -41,8 +43,9 @@ export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The pattern keeps the value's case: the SQL folds it like the column (`dialect.fold`), never JavaScript. */
 export function likePattern(op: 'contains' | 'starts_with' | 'ends_with', value: string): string {
-  const escaped = escapeLike(value.toLowerCase());
+  const escaped = escapeLike(value);
   return op === 'contains' ? `%${escaped}%` : op === 'starts_with' ? `${escaped}%` : `%${escaped}`;
 }
 
@@ -71,7 +74,7 @@ export function compareScalar(op: Operator, column: RawBuilder<unknown>, value: 
 
 /** Case-insensitive substring operators on a text column. */
 export function compareLike(op: 'contains' | 'starts_with' | 'ends_with', ctx: FilterContext, value: string): RawBuilder<boolean> {
-  return sql<boolean>`${ctx.dialect.fold(ctx.column)} like ${likePattern(op, value)} escape '\\'`;
+  return sql<boolean>`${ctx.dialect.fold(ctx.column)} like ${ctx.dialect.fold(sql`${likePattern(op, value)}`)} escape '\\'`;
 }
 
 /** Single-valued empty checks: empties are stored as NULL. */

@@ -19,6 +19,24 @@ function findField(fields: ReadonlyMap<string, Field>, slug: string): Field | un
   return fields.get(slug) ?? systemFields.get(slug);
 }
 
+/** Some string inside a filter value holds NUL, which no stored value can (and PostgreSQL refuses). */
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item));
+  return false;
+}
+
+/**
+ * `a and b and c …` nested as a balanced tree: SQLite limits expression depth (1000), and a
+ * flat chain of many conditions parses as one level per condition.
+ */
+function joinBalanced(parts: readonly RawBuilder<boolean>[], connector: 'and' | 'or'): RawBuilder<boolean> {
+  if (parts.length === 1) return parts[0];
+  const middle = Math.floor(parts.length / 2);
+  return sql<boolean>`(${joinBalanced(parts.slice(0, middle), connector)} ${sql.raw(connector)} ${joinBalanced(parts.slice(middle), connector)})`;
+}
+
 /** OR of AND-groups → one SQL condition; null when nothing restricts. */
 export async function compileConditions(groups: ConditionGroups, fields: ReadonlyMap<string, Field>, env: FilterEnvironment): Promise<RawBuilder<boolean> | null> {
   if (groups.length === 0) return null;
@@ -28,16 +46,20 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
     for (const condition of group) {
       const field = findField(fields, condition.field);
       if (!field) throw new ValidationError(`Invalid filter: unknown field "${condition.field}"`, 'invalid_filter');
-      parts.push(await getFieldType(field.type).compileFilter(condition.op, condition.value, field, { ...env, column: columnOf(field) }));
+      if (containsNul(condition.value)) throw new ValidationError(`Invalid filter: ${field.slug}: value must not contain NUL characters`, 'invalid_filter');
+      // Empty means null, "" or [] (CONTRACT §4): `= []` is "is empty" on every type, like `= null`.
+      let { op } = condition;
+      if ((op === 'eq' || op === 'ne') && Array.isArray(condition.value) && condition.value.length === 0) op = op === 'eq' ? 'empty' : 'not_empty';
+      parts.push(await getFieldType(field.type).compileFilter(op, condition.value, field, { ...env, column: columnOf(field) }));
     }
-    compiledGroups.push(parts.length === 1 ? parts[0] : sql<boolean>`(${sql.join(parts, sql` and `)})`);
+    compiledGroups.push(joinBalanced(parts, 'and'));
   }
-  return compiledGroups.length === 1 ? compiledGroups[0] : sql<boolean>`(${sql.join(compiledGroups, sql` or `)})`;
+  return joinBalanced(compiledGroups, 'or');
 }
 
 /** Whitespace-separated terms, lower-cased like the stored search text. */
 export function compileSearch(search: string | null, table: string, dialect: Dialect): RawBuilder<boolean> | null {
-  const terms = (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const terms = [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))];
   return terms.length === 0 ? null : dialect.searchCondition(table, terms);
 }
 

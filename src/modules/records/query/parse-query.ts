@@ -49,6 +49,10 @@ const QUERY_KEYS: ReadonlySet<string> = new Set([
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
+/** `where` entries plus `filters` items. */
+export const MAX_CONDITIONS = 1000;
+/** Distinct whitespace-separated terms of `search`. */
+export const MAX_SEARCH_TERMS = 100;
 
 /**
  * Validates the shape of a records query/count/ids body. Field existence, value types and date
@@ -68,6 +72,10 @@ export function parseQueryBody(body: unknown, mode: QueryMode): ParsedQuery {
   const viewId = input.view_id === undefined ? null : parseInteger(input.view_id, 'view_id', 0, Number.MAX_SAFE_INTEGER, 0);
   const appendFilters = parseBoolean(input.append_filters, 'append_filters');
   const search = parseSearch(input.search);
+  // Bounds the SQL a body can produce (statement depth and parameter limits of the engines).
+  if (whereConditions.length + filters.reduce((n, group) => n + group.length, 0) > MAX_CONDITIONS) {
+    throw new ValidationError(`Invalid filter: too many conditions (at most ${MAX_CONDITIONS})`, 'invalid_filter');
+  }
   const where = combineGroups(whereConditions.length > 0 ? [whereConditions] : [], filters);
   return { fields, where, filters, whereConditions, orderBy, orderDir, limit, offset, viewId, appendFilters, search };
 }
@@ -118,6 +126,9 @@ function parseBoolean(raw: unknown, key: string): boolean {
 function parseSearch(raw: unknown): string | null {
   if (raw === undefined) return null;
   if (typeof raw !== 'string') throw invalidParameter('search');
+  // Stored text never holds NUL (PostgreSQL text cannot), so such a term could never match.
+  if (raw.includes('\u0000')) throw invalidParameter('search must not contain NUL characters');
   const trimmed = raw.trim();
+  if (new Set(trimmed.toLowerCase().split(/\s+/)).size > MAX_SEARCH_TERMS) throw invalidParameter(`search has more than ${MAX_SEARCH_TERMS} terms`);
   return trimmed === '' ? null : trimmed;
 }

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, fileMode, isRunning } from './run-cli.js';
+
+describe('tabula serve', () => {
+  beforeAll(ensureBuilt, buildTimeout);
+  let cli: Cli | undefined;
+  afterEach(async () => {
+    await cli?.close();
+    cli = undefined;
+  });
+
+  it('bootstraps admin@localhost with a key on an empty database, prints them once and saves them with mode 0600', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli(); // no TABULA_SECRET: the server generates <data>/secret
+    const server = await cli.startServer();
+
+    const credentialsFile = path.join(cli.dataDir, 'initial-credentials.json');
+    expect(fileMode(credentialsFile)).toBe(0o600);
+    const credentials = JSON.parse(fs.readFileSync(credentialsFile, 'utf8'));
+    expect(Object.keys(credentials).sort()).toEqual(['account_id', 'api_key', 'email', 'password', 'user_id']);
+    expect(credentials).toMatchObject({ account_id: expect.any(Number), user_id: expect.any(Number), email: 'admin@localhost' });
+    expect(credentials.password).toMatch(/^\S{8,}$/);
+    expect(credentials.api_key).toMatch(/^tbk_[A-Za-z0-9_-]+$/);
+
+    expect(server.stdout()).toBe(
+      [
+        `Created the first account (shown once; also saved to ${credentialsFile}):`,
+        `  login:    admin@localhost / ${credentials.password}`,
+        `  API key:  ${credentials.api_key}`,
+        `listening on http://127.0.0.1:${server.port}`,
+        '',
+      ].join('\n'),
+    );
+    expect(server.port).toBeGreaterThan(0);
+    expect(server.stdout().split(credentials.api_key)).toHaveLength(2); // shown exactly once
+
+    const secretFile = path.join(cli.dataDir, 'secret');
+    expect(fileMode(secretFile)).toBe(0o600);
+    expect(fs.readFileSync(secretFile, 'utf8')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    expect(await server.request('GET', '/healthz')).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await server.request('GET', '/api/spaces/list', { key: credentials.api_key })).toMatchObject({ status: 200, body: [] });
+    expect(await server.request('GET', '/api/spaces/list')).toMatchObject({
+      status: 401,
+      body: { error: { code: 'missing_api_key', message: 'Missing API key' } },
+    });
+    const login = await server.request('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: credentials.password } });
+    expect(login).toMatchObject({ status: 200, body: { user: { id: credentials.user_id, email: 'admin@localhost', name: 'Admin' } } });
+
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(isRunning(server.pid)).toBe(false);
+  });
+
+  it('does not create another account or print credentials when started again on the same data', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli();
+    const first = await cli.startServer();
+    await first.stop();
+    const credentialsFile = path.join(cli.dataDir, 'initial-credentials.json');
+    const savedCredentials = fs.readFileSync(credentialsFile, 'utf8');
+    const secret = fs.readFileSync(path.join(cli.dataDir, 'secret'), 'utf8');
+
+    const second = await cli.startServer();
+    expect(second.stdout()).toBe(`listening on http://127.0.0.1:${second.port}\n`);
+    expect(fs.readFileSync(credentialsFile, 'utf8')).toBe(savedCredentials);
+    expect(fs.readFileSync(path.join(cli.dataDir, 'secret'), 'utf8')).toBe(secret);
+
+    const { api_key: apiKey, account_id: accountId } = JSON.parse(savedCredentials);
+    expect(await second.request('GET', '/api/spaces/list', { key: apiKey })).toMatchObject({ status: 200, body: [] });
+    const { keys } = await cli.json('keys', 'list', '--json');
+    expect(keys).toEqual([expect.objectContaining({ name: 'Account key', kind: 'account', account_id: accountId, revoked_at: null })]);
+    // Still exactly one account: users create needs no --account-id.
+    expect(await cli.json('users', 'create', '--email', 'second@example.com', '--name', 'Second', '--json')).toMatchObject({ email: 'second@example.com' });
+  });
+
+  it('uses TABULA_SECRET when set and then writes no secret file', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli({ secret: 'a-test-secret-from-the-environment' });
+    const server = await cli.startServer();
+    expect(server.stdout()).toContain('admin@localhost');
+    expect(fs.existsSync(path.join(cli.dataDir, 'secret'))).toBe(false);
+    expect(fs.existsSync(path.join(cli.dataDir, 'initial-credentials.json'))).toBe(true);
+  });
+
+  it('prints the port it really listens on when given --port 0, and two servers can share the data', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli();
+    const first = await cli.startServer();
+    const second = await cli.startServer();
+    expect(first.port).not.toBe(second.port);
+    // Only the first start bootstrapped; the second found the account.
+    expect(second.stdout()).toBe(`listening on http://127.0.0.1:${second.port}\n`);
+    const { api_key: apiKey } = JSON.parse(fs.readFileSync(path.join(cli.dataDir, 'initial-credentials.json'), 'utf8'));
+    const created = await first.request('POST', '/api/spaces/create', { key: apiKey, body: { name: 'Shared' } });
+    expect(created.status).toBe(200);
+    expect(await second.request('GET', '/api/spaces/list', { key: apiKey })).toMatchObject({ status: 200, body: [{ id: created.body.id, name: 'Shared' }] });
+  });
+
+  it('prints its usage with --help instead of starting', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli();
+    expect(await cli.run('serve', '--help')).toEqual({
+      code: 0,
+      signal: null,
+      stdout: 'usage: tabula serve [--port 8080] [--host 127.0.0.1] [--data ./data]\n',
+      stderr: '',
+    });
+    expect(fs.existsSync(path.join(cli.dataDir, 'initial-credentials.json'))).toBe(false);
+  });
+
+  it('fails with exit code 1 and a message on stderr when the port is taken', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli();
+    const server = await cli.startServer();
+    const result = await cli.run('serve', '--port', String(server.port));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^tabula serve: .*EADDRINUSE/);
+    expect(result.stdout).toBe('');
+  });
+});

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
+
+describe('records search', () => {
+  let ctx: TestContext;
+  let world: World;
+  let tableId: number;
+  /** Record ids by label. */
+  const rec: Record<string, number> = {};
+
+  const post = (path: string, body: unknown) => call(ctx, 'POST', path, { key: world.accountKey, body });
+  async function search(text: unknown, extra: Record<string, unknown> = {}): Promise<string[]> {
+    const response = await post(`/api/table/${tableId}/records/query`, { search: text, limit: 1000, ...extra });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body.map((record: { id: number }) => Object.keys(rec).find((label) => rec[label] === record.id) ?? `#${record.id}`);
+  }
+  const create = async (label: string, data: Record<string, unknown>) => {
+    const response = await post(`/api/table/${tableId}/records/create`, { data });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    rec[label] = response.body.id;
+  };
+
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+    world = await createAccount(ctx);
+    const space = await createSpace(ctx, world, 'Search');
+    const options = [{ value: 'Open' }, { value: 'Closed' }, { value: 'Überfällig' }];
+    const table = await createTable(ctx, world, space.id, {
+      name: 'Docs',
+      fields: [
+        { id: 'heading', name: 'Heading', type: 'text' },
+        { id: 'body', name: 'Body', type: 'longtext' },
+        { id: 'mail', name: 'Mail', type: 'email' },
+        { id: 'site', name: 'Site', type: 'url' },
+        { id: 'status', name: 'Status', type: 'select', options },
+        { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: [{ value: 'red' }, { value: 'blue' }] },
+        { id: 'amount', name: 'Amount', type: 'number' },
+        { id: 'day', name: 'Day', type: 'date' },
+        { id: 'done', name: 'Done', type: 'checkbox' },
+      ],
+    });
+    tableId = table.id;
+    await create('fox', { heading: 'The Quick Brown Fox', body: 'jumps over the lazy dog', status: 'Open', amount: 12345, day: '2024-01-15' });
+    await create('percent', { heading: '100% sure', body: 'snake_case_name', tags: ['red', 'blue'] });
+    await create('nopercent', { heading: '1000 sure', body: 'snakeXcaseYname' });
+    await create('quotes', { heading: 'He said "hello"', body: "it's fine", mail: 'quote@example.com' });
+    await create('umlaut', { heading: 'Ärger im Büro', status: 'Überfällig', site: 'https://example.org/straße' });
+    await create('split', { heading: 'foo', body: 'bar', mail: 'someone@mail.test', site: 'https://split.example' });
+    await create('empty', {});
+    await create('numbers', { amount: 42, day: '2023-07-04', done: true });
+  });
+  afterAll(() => ctx.close());
+
+  it('matches a term anywhere in any text-like, select, email or url field, case-insensitively', async () => {
+    expect(await search('quick')).toEqual(['fox']);
+    expect(await search('QUICK')).toEqual(['fox']);
+    expect(await search('LaZy')).toEqual(['fox']);
+    expect(await search('open')).toEqual(['fox']);
+    expect(await search('BLUE')).toEqual(['percent']);
+    expect(await search('quote@EXAMPLE')).toEqual(['quotes']);
+    expect(await search('split.example')).toEqual(['split']);
+    expect(await search('mail.test')).toEqual(['split']);
+  });
+
+  it('requires every whitespace-separated term, each in some field', async () => {
+    expect(await search('quick dog')).toEqual(['fox']);
+    expect(await search('  dog \t\n quick  ')).toEqual(['fox']);
+    expect(await search('foo bar')).toEqual(['split']);
+    expect(await search('quick cat')).toEqual([]);
+    expect(await search('sure')).toEqual(['percent', 'nopercent']);
+    expect(await search('sure 100%')).toEqual(['percent']);
+  });
+
+  it('never matches a term spanning two fields or two select values', async () => {
+    expect(await search('foobar')).toEqual([]);
+    expect(await search('oba')).toEqual([]);
+    expect(await search('ob')).toEqual([]);
+    expect(await search('redblue')).toEqual([]);
+    expect(await search('dbl')).toEqual([]);
+    expect(await search('foxjumps')).toEqual([]);
+  });
+
+  it('treats % and _ literally', async () => {
+    expect(await search('%')).toEqual(['percent']);
+    expect(await search('0%')).toEqual(['percent']);
+    expect(await search('100%')).toEqual(['percent']);
+    expect(await search('e_c')).toEqual(['percent']);
+    expect(await search('_')).toEqual(['percent']);
+    expect(await search('snake_case_name')).toEqual(['percent']);
+    expect(await search('%%')).toEqual([]);
+    expect(await search('__')).toEqual([]);
+  });
+
+  it('handles double and single quotes in terms', async () => {
+    expect(await search('"hello"')).toEqual(['quotes']);
+    expect(await search('"hel')).toEqual(['quotes']);
+    expect(await search('"')).toEqual(['quotes']);
+    expect(await search("it's")).toEqual(['quotes']);
+    expect(await search("'")).toEqual(['quotes']);
+    expect(await search('"""')).toEqual([]);
+    expect(await search("'; drop table users; --")).toEqual([]);
+    expect(await search('hello" OR "x')).toEqual([]);
+  });
+
+  it('folds non-ASCII letters: Ärger is found by ärg and by ÄRG', async () => {
+    expect(await search('ärg')).toEqual(['umlaut']);
+    expect(await search('ÄRG')).toEqual(['umlaut']);
+    expect(await search('ÄRGER')).toEqual(['umlaut']);
+    expect(await search('bÜrO')).toEqual(['umlaut']);
+    expect(await search('überfällig')).toEqual(['umlaut']);
+    expect(await search('STRASSE')).toEqual([]);
+    expect(await search('straße')).toEqual(['umlaut']);
+    expect(await search('arg')).toEqual([]);
+  });
+
+  it('finds terms shorter than three characters', async () => {
+    expect(await search('ä')).toEqual(['umlaut']);
+    expect(await search('Fo')).toEqual(['fox', 'split']);
+    expect(await search('x')).toEqual(['fox', 'nopercent', 'quotes', 'umlaut', 'split']);
+    expect(await search('ox ju')).toEqual(['fox']);
+    expect(await search('q z')).toEqual(['fox']);
+    expect(await search('he fine')).toEqual(['quotes']);
+  });
+
+  it('does not look into number, date or checkbox values', async () => {
+    expect(await search('12345')).toEqual([]);
+    expect(await search('42')).toEqual([]);
+    expect(await search('2024-01-15')).toEqual([]);
+    expect(await search('2023')).toEqual([]);
+    expect(await search('true')).toEqual([]);
+  });
+
+  it('combines with where and filters (AND)', async () => {
+    expect(await search('sure', { where: { tags: 'red' } })).toEqual(['percent']);
+    expect(await search('sure', { filters: [{ column: 'heading', compare: 'SW', value: '1000' }] })).toEqual(['nopercent']);
+    expect(await search('o', { filters: [{ column: 'status', compare: '=', value: 'Open' }, { column: 'heading', compare: '=', value: 'foo', connector: 'OR' }] })).toEqual(['fox', 'split']);
+    expect(await search('quick', { where: { amount: ['>', 20000] } })).toEqual([]);
+    // Sorted by lower-cased UTF-8 bytes: ä sorts after every ASCII letter.
+    expect(await search('e', { order_by: 'heading', order_dir: 'D', limit: 2 })).toEqual(['umlaut', 'fox']);
+  });
+
+  it('a blank search restricts nothing', async () => {
+    expect((await search('')).length).toBe(8);
+    expect((await search('   ')).length).toBe(8);
+  });
+
+  it('a non-string search, NUL characters and more than 100 distinct terms are 400 Invalid parameters', async () => {
+    for (const value of [1, true, ['a'], { a: 1 }, null]) {
+      const response = await post(`/api/table/${tableId}/records/query`, { search: value });
+      expect(response.status).toBe(400);
+      expect(response.body.error.message).toMatch(/^Invalid parameters: search/);
+    }
+    const nul = await post(`/api/table/${tableId}/records/query`, { search: 'a\u0000b' });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.message).toBe('Invalid parameters: search must not contain NUL characters');
+    const many = Array.from({ length: 101 }, (_, i) => `term${i}`).join(' ');
+    expect((await post(`/api/table/${tableId}/records/query`, { search: many })).status).toBe(400);
+    // Repeated terms count once.
+    expect(await search(Array.from({ length: 300 }, () => 'quick').join(' '))).toEqual(['fox']);
+  });
+
+  it('follows record updates and deletes', async () => {
+    await create('changing', { heading: 'Zanzibar original', body: 'kept body' });
+    expect(await search('zanzibar')).toEqual(['changing']);
+    let response = await post(`/api/table/${tableId}/record/${rec.changing}/update`, { data: { heading: 'Timbuktu replaced' } });
+    expect(response.status).toBe(200);
+    expect(await search('zanzibar')).toEqual([]);
+    expect(await search('timbuktu')).toEqual(['changing']);
+    // Fields not in the update stay searchable.
+    expect(await search('kept body')).toEqual(['changing']);
+    // Updating a non-searchable field keeps the text.
+    response = await post(`/api/table/${tableId}/record/${rec.changing}/update`, { data: { amount: 7 } });
+    expect(await search('timbuktu')).toEqual(['changing']);
+    response = await post(`/api/table/${tableId}/record/${rec.changing}/update`, { data: { heading: null, body: null } });
+    expect(await search('timbuktu')).toEqual([]);
+    expect(await search('kept')).toEqual([]);
+    await post(`/api/table/${tableId}/record/${rec.changing}/update`, { data: { heading: 'Zanzibar again' } });
+    expect(await search('zanzibar')).toEqual(['changing']);
+    response = await post(`/api/table/${tableId}/record/${rec.changing}/delete`, {});
+    expect(response.status).toBe(200);
+    expect(await search('zanzibar')).toEqual([]);
+    expect(await search('zan')).toEqual([]);
+    expect(await search('za')).toEqual([]);
+  });
+
+  it('applies to count and ids as well', async () => {
+    const count = await post(`/api/table/${tableId}/records/count`, { search: 'sure' });
+    expect(count.body).toEqual({ count: 2, total: 8, total_approx: false, restricted: true });
+    const ids = await post(`/api/table/${tableId}/records/ids`, { search: 'sure', order_by: 'heading', order_dir: 'D' });
+    expect(ids.body).toEqual([rec.nopercent, rec.percent]);
+  });
+});

@@ -1,0 +1,196 @@
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type RawBuilder,
+} from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDialect, type DialectName } from '../../src/db/dialect.js';
+import type { Actor } from '../../src/modules/auth/actor.js';
+import { compileConditions, compileOrder, compileSearch, type FilterEnvironment } from '../../src/modules/records/query/compile-query.js';
+import { parseQueryBody } from '../../src/modules/records/query/parse-query.js';
+import type { Field } from '../../src/modules/tables/field-definition.js';
+import { fixedClock } from '../../src/shared/clock.js';
+import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { call, createAccount, createSpace, createTable } from '../factories.js';
+import { testEngine } from '../test-database.js';
+
+/** A Kysely that only compiles (no connection), for one engine's SQL text. */
+function compileOnly(name: DialectName): Kysely<any> {
+  return new Kysely<any>({
+    dialect: {
+      createAdapter: () => (name === 'sqlite' ? new SqliteAdapter() : new PostgresAdapter()),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => (name === 'sqlite' ? new SqliteIntrospector(db) : new PostgresIntrospector(db)),
+      createQueryCompiler: () => (name === 'sqlite' ? new SqliteQueryCompiler() : new PostgresQueryCompiler()),
+    },
+  });
+}
+
+let nextFieldId = 1;
+function field(slug: string, type: Field['type'], extra: Partial<Field> = {}): Field {
+  const id = nextFieldId++;
+  return { id, tableId: 1, slug, name: slug, type, multiple: false, required: false, editableBy: 'members', hidden: null, settings: {}, position: id, ...extra };
+}
+
+const fields = new Map(
+  [
+    field('name', 'text'),
+    field('amount', 'number'),
+    field('done', 'checkbox'),
+    field('status', 'select', { settings: { options: [{ value: 'Open' }] } }),
+    field('tags', 'select', { multiple: true, settings: { options: [{ value: 'red' }] } }),
+    field('owner', 'user'),
+    field('team', 'user', { multiple: true }),
+    field('ref', 'lookup', { settings: { table_id: 2 } }),
+    field('day', 'date'),
+    field('moment', 'datetime'),
+  ].map((f) => [f.slug, f]),
+);
+
+const actor = { accountId: 1, userId: 7, userEmail: 'me@example.com', ownerUserId: 7, via: 'account_key', keyId: 1, keyName: 'k', readOnly: false, spaceIds: null } as Actor;
+
+function environment(name: DialectName): FilterEnvironment {
+  return {
+    actor,
+    dialect: getDialect(name),
+    clock: fixedClock('2024-03-31T15:30:00Z'),
+    resolveUserReference: async (value) => (value === '@me' ? 7 : typeof value === 'number' ? value : value === 'someone@example.com' ? 12 : null),
+  };
+}
+
+/** A whole `select id from rec_1 where …` for one engine: its SQL text and parameters. */
+async function compileWhere(name: DialectName, body: unknown): Promise<{ sql: string; parameters: readonly unknown[] }> {
+  const query = parseQueryBody(body, 'query');
+  const conditions = await compileConditions(query.where, fields, environment(name));
+  const search = compileSearch(query.search, 'rec_1', getDialect(name));
+  const where = [conditions, search].filter((part): part is RawBuilder<boolean> => part !== null);
+  let select = compileOnly(name).selectFrom('rec_1').select('id');
+  for (const part of where) select = select.where(part);
+  for (const order of compileOrder(query.orderBy, query.orderDir, fields, getDialect(name))) select = select.orderBy(order);
+  const compiled = select.compile();
+  return { sql: compiled.sql, parameters: compiled.parameters };
+}
+
+/** Client values that would break or alter the statement if they were spliced into its text. */
+const HOSTILE = ["O'Brien", "x'); drop table users; --", 'a"b', 'back\\slash', '%_%', '; select 1'];
+
+describe.each(['sqlite', 'postgres'] as const)('compiled query SQL on %s', (name) => {
+  const placeholder = name === 'sqlite' ? /\?/g : /\$\d+/g;
+
+  it('parameterises every filter value: none is spliced into the SQL text', async () => {
+    for (const value of HOSTILE) {
+      const { sql: text, parameters } = await compileWhere(name, {
+        where: { name: ['C', value], status: ['!=', value] },
+        filters: [
+          { column: 'tags', compare: '=', value },
+          { column: 'name', compare: 'SW', value, connector: 'OR' },
+          { column: 'owner', compare: '=', value: 'someone@example.com' },
+        ],
+      });
+      expect(text).not.toContain(value);
+      expect(text).not.toContain('someone@example.com');
+      expect(text).not.toContain('drop table');
+      expect(parameters.length).toBe(text.match(placeholder)?.length);
+      expect(parameters.some((p) => typeof p === 'string' && p.includes(value.replace(/[\\%_]/g, (c) => `\\${c}`)))).toBe(true);
+    }
+  });
+
+  it('escapes LIKE wildcards in the parameter, with an explicit escape character', async () => {
+    const { sql: text, parameters } = await compileWhere(name, { where: { name: ['contains', '100%_x'] } });
+    // The pattern keeps its case; the database folds it like the column.
+    expect(text).toMatch(name === 'sqlite' ? / like unicode_lower\(replace\(replace\(\?, 'İ', 'I'\), 'Σ', 'σ'\)\) escape '\\'/ : / like lower\(\$1\) escape '\\'/);
+    expect(parameters).toEqual(['%100\\%\\_x%']);
+  });
+
+  it('passes numbers, booleans, user ids and resolved date tokens as parameters', async () => {
+    const { sql: text, parameters } = await compileWhere(name, {
+      where: { amount: ['>', 12.5], ref: 9876, owner: '@me', day: ['>=', 'start_of_month'], moment: ['<', '-1m'] },
+    });
+    for (const literal of ['12.5', '9876', '2024-03-01', '2024-02-29 15:30:00']) expect(text).not.toContain(literal);
+    expect(parameters).toEqual([12.5, 9876, 7, '2024-03-01', '2024-02-29 15:30:00']);
+  });
+
+  it('compiles search to the search index, with the terms as parameters', async () => {
+    const { sql: text, parameters } = await compileWhere(name, { search: 'Hello wo "quoted" 50%' });
+    if (name === 'sqlite') {
+      expect(text).toContain('"rec_1_fts" match ?');
+      expect(text).toContain('select rowid from "rec_1_fts"');
+      // Terms under three characters cannot use the trigram index and are checked with instr.
+      expect(text).toContain('instr(_search, ?)');
+      expect(parameters).toEqual(['wo', '"hello" AND """quoted""" AND "50%"']);
+    } else {
+      expect(text.match(/_search like \$\d+ escape '\\'/g)).toHaveLength(4);
+      expect(parameters).toEqual(['%hello%', '%wo%', '%"quoted"%', '%50\\%%']);
+    }
+    expect(text).not.toMatch(/hello|quoted/i);
+  });
+
+  it('sorts text by its folded value, empties first ascending, id as the tie-breaker', async () => {
+    const asc = await compileWhere(name, { order_by: 'name' });
+    const desc = await compileWhere(name, { order_by: 'name', order_dir: 'D' });
+    const folded = name === 'sqlite' ? `unicode_lower(replace(replace("f_1", 'İ', 'I'), 'Σ', 'σ'))` : 'lower("f_1") collate "C"';
+    expect(asc.sql).toContain(`order by ${folded} asc nulls first, id asc`);
+    expect(desc.sql).toContain(`order by ${folded} desc nulls last, id asc`);
+  });
+
+  it('nests many conditions as a balanced tree (SQLite limits expression depth to 1000)', async () => {
+    const filters = Array.from({ length: 1000 }, (_, i) => ({ column: 'amount', compare: '!=', value: i, connector: i % 10 === 0 ? 'OR' : 'AND' }));
+    const { sql: text, parameters } = await compileWhere(name, { filters });
+    expect(parameters).toHaveLength(1000);
+    let depth = 0;
+    let deepest = 0;
+    for (const char of text) {
+      if (char === '(') deepest = Math.max(deepest, (depth += 1));
+      if (char === ')') depth -= 1;
+    }
+    expect(deepest).toBeLessThan(30);
+  });
+});
+
+describe(`search index use in the ${testEngine} plan`, () => {
+  let ctx: TestContext;
+  let table: string;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+    const world = await createAccount(ctx);
+    const space = await createSpace(ctx, world, 'Plans');
+    const created = await createTable(ctx, world, space.id, { name: 'Plan', fields: [{ id: 'name', name: 'Name', type: 'text' }] });
+    table = `rec_${created.id}`;
+    for (const name of ['abcdef', 'xyz', 'other abc']) {
+      await call(ctx, 'POST', `/api/table/${created.id}/records/create`, { key: world.accountKey, body: { data: { name } } });
+    }
+  });
+  afterAll(() => ctx.close());
+
+  it('a search query reads through the index (FTS5 table on SQLite, _search GIN index on PostgreSQL)', async () => {
+    const { db, dialect } = ctx.container.database;
+    const condition = compileSearch('abc', table, dialect)!;
+    const matching = await sql<{ id: number }>`select id from ${sql.table(table)} where ${condition} order by id`.execute(db);
+    expect(matching.rows.map((row) => Number(row.id))).toEqual([1, 3]);
+    if (dialect.name === 'sqlite') {
+      const plan = await sql<{ detail: string }>`explain query plan select id from ${sql.table(table)} where ${condition}`.execute(db);
+      const details = plan.rows.map((row) => row.detail).join('\n');
+      expect(details).toMatch(new RegExp(`SCAN ${table}_fts VIRTUAL TABLE INDEX`));
+    } else {
+      const plans = await db.connection().execute(async (connection) => {
+        await sql`set enable_seqscan = off`.execute(connection);
+        try {
+          const raw = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(table)} where _search like '%abc%'`.execute(connection);
+          const compiled = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(table)} where ${condition}`.execute(connection);
+          return [raw, compiled].map((result) => result.rows.map((row) => row['QUERY PLAN']).join('\n'));
+        } finally {
+          await sql`reset enable_seqscan`.execute(connection);
+        }
+      });
+      for (const plan of plans) expect(plan).toMatch(new RegExp(`Bitmap Index Scan on ${table}_search`));
+    }
+  });
+});
