@@ -5,7 +5,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.js';
 import { registerAuth } from './http/auth.plugin.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
 import { ErrorBody } from './http/schemas.js';
@@ -28,6 +28,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
     logger: options.logger ?? false,
     bodyLimit: defaultBodyLimit,
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors: handleFrameworkError,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -29,8 +29,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
   const dataDir = path.resolve(flags.data ?? env.TABULA_DATA_DIR ?? './data');
   const storageUrl = env.TABULA_STORAGE_URL || `file://${path.join(dataDir, 'files')}`;
   return Object.freeze({
-    host: flags.host ?? env.HOST ?? '127.0.0.1',
-    port: parsePort(flags.port ?? env.PORT ?? 8080),
+    host: flags.host ?? (env.HOST || '127.0.0.1'),
+    port: parsePort(flags.port ?? (env.PORT || 8080)),
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     storageUrl,

@@ -30,9 +30,13 @@ Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL.`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name) {
+    process.stderr.write(`${usage}\n`);
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage}\n`);
-    return name ? 0 : 2;
+    return 0;
   }
   const command = commands[name];
   if (!command) {

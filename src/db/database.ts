@@ -27,8 +27,11 @@ export function openDatabase(options: DatabaseOptions): Database {
 }
 
 function openSqlite(dataDir: string): Database {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const connection = new SqliteDatabase(path.join(dataDir, 'tabula.db'));
+  // The database holds key hashes and sealed credentials: owner-only, like the secret file.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, 'tabula.db');
+  const connection = new SqliteDatabase(file);
+  fs.chmodSync(file, 0o600);
   connection.pragma('journal_mode = WAL');
   connection.pragma('busy_timeout = 10000');
   connection.pragma('foreign_keys = ON');

@@ -23,7 +23,11 @@ describe('tabula command line errors and output format', () => {
     expect(result.stdout).toMatch(/^usage: tabula <command> \[options\]\n/);
   });
 
-  it.todo('with no command at all prints the usage on stderr, since it exits with code 2 (src/main.ts prints it on stdout)');
+  it('with no command at all prints the usage on stderr and exits with code 2', { timeout: cliTestTimeout }, async () => {
+    const result = await runTabula([], { env: cleanEnv() });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^usage: tabula <command> \[options\]\n/);
+  });
 
   it('each command prints its own usage with --help and exits 0 without touching the database', { timeout: cliTestTimeout }, async () => {
     const cases: Array<[string[], RegExp]> = [

@@ -335,10 +335,20 @@ describe('bad input on management endpoints', () => {
       }
     });
 
-    // spaces.service.ts (not this suite's to change) stores NUL on SQLite and answers 500 on PostgreSQL; reported.
-    it.todo('answers 400 naming "name" for NUL bytes in a space name, on both engines alike');
-    it.todo('answers 400 for unpaired surrogates in a space name instead of storing U+FFFD');
-    it.todo('accepts a space name of 200 emoji, as the request schema does (200 characters, 400 UTF-16 units)');
+    it('answers 400 naming "name" for NUL bytes and unpaired surrogates in a space name, on both engines alike', async () => {
+      for (const name of ['a\u0000b', 'a\ud800b']) {
+        for (const url of ['/api/spaces/create', `/api/space/${spaceId}/update`]) {
+          const response = await expectRefused(400, () => sendJson(url, { name }));
+          expect(response.body.error.message, url).toMatch(/^Invalid name: must not contain (NUL|unpaired surrogate) characters$/);
+        }
+      }
+    });
+
+    it('accepts a space name of 200 emoji, as the request schema does (200 characters, 400 UTF-16 units)', async () => {
+      const name = '😀'.repeat(200);
+      const response = await storeJson('/api/spaces/create', { name });
+      expect(response.body.name).toBe(name);
+    });
 
     it('stores leading and trailing whitespace trimmed, as the documented normalisation', async () => {
       const response = await storeJson(`/api/space/${storeSpaceId}/tables/create`, { name: '  padded  ', fields: [{ name: '\tpadded\n', type: 'text' }] });
@@ -377,8 +387,17 @@ describe('bad input on management endpoints', () => {
     // Past the router's 100-character parameter limit, and for malformed percent-encoding, Fastify answers
     // before any hook in its own shape (414 FST_ERR_MAX_PARAM_LENGTH, 400 FST_ERR_BAD_URL) until app.ts
     // passes error-handler.ts's handleFrameworkError as the `frameworkErrors` option (reported).
-    it.todo('answers 400 invalid_parameters in the error shape for an id longer than 100 characters');
-    it.todo('answers 400 in the error shape, without echoing the path, for malformed percent-encoding such as %E0%A4%A');
+    it('answers 400 invalid_parameters in the error shape for an id longer than 100 characters', async () => {
+      const response = await send('GET', `/api/table/${'1'.repeat(150)}/get`);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: { code: 'invalid_parameters', message: 'Invalid parameters: a path parameter is too long' } });
+    });
+
+    it('answers 400 in the error shape, without echoing the path, for malformed percent-encoding such as %E0%A4%A', async () => {
+      const response = await send('GET', '/api/table/%E0%A4%A/get');
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: { code: 'invalid_url', message: 'Invalid URL: malformed percent-encoding' } });
+    });
 
     it('answers 404 for well-formed ids of nothing', async () => {
       await expectAllRefused(404, routes('2147483647').map(([method, url]) => request(method, url)), (url, response) => {

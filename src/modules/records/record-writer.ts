@@ -59,6 +59,11 @@ export async function prepareValues(data: unknown, table: RecordTable, ctx: Writ
   return stored;
 }
 
+/** A stored column value as the field type produced it (SQLite hands JSON arrays back as text). */
+export function storedFromColumn(field: Field, raw: unknown): unknown {
+  return field.multiple && typeof raw === 'string' ? JSON.parse(raw) : raw;
+}
+
 /** Lower-cased text of the searchable fields, the one thing `search` looks at. */
 export function buildSearchText(values: ReadonlyMap<Field, unknown>): string | null {
   const parts: string[] = [];

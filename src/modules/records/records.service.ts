@@ -13,17 +13,13 @@ import { createRecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
 import { loadRecordTable, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
-import { assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
+import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
 
 const recordNotFound = () => new ValidationError('Record not found', 'record_not_found');
 const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, 'invalid_field');
 export const maxBatchDelete = 1000;
 
-/** A stored column value as the field type produced it (SQLite hands JSON arrays back as text). */
-function storedFromColumn(field: Field, raw: unknown): unknown {
-  return field.multiple && typeof raw === 'string' ? JSON.parse(raw) : raw;
-}
 
 function checkDataBody(body: unknown, required: boolean): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('Invalid parameters: body must be a JSON object');

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { describeNameProblem } from '../../shared/display-name.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { Actor } from '../auth/actor.js';
 import { dropRecordTable } from '../tables/physical-schema.js';
@@ -15,7 +16,8 @@ const roles = ['admin', 'editor', 'reader'];
 
 function checkSpaceName(raw: unknown): string {
   const name = typeof raw === 'string' ? raw.trim() : '';
-  if (!name || name.length > 200) throw new ValidationError('Invalid name: must be 1 to 200 characters');
+  const problem = describeNameProblem(name);
+  if (problem) throw new ValidationError(`Invalid name: ${problem}`);
   return name;
 }
 

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../shared/errors.js';
 import type { FieldSettings, FieldType, FieldTypeName, SettingsContext } from '../records/fields/field-type.js';
 import { getFieldType } from '../records/fields/registry.js';
-import { describeNameProblem } from './display-name.js';
+import { describeNameProblem } from '../../shared/display-name.js';
 
 /** A field as the service works with it; `id` is the database id, `slug` the API id. */
 export interface Field {

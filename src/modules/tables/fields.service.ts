@@ -4,6 +4,8 @@ import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import { assertSpaceAdmin } from '../spaces/space-access.js';
 import { parseFieldDefinition, parseFieldUpdate, type Field } from './field-definition.js';
+import { getFieldType } from '../records/fields/registry.js';
+import { rebuildSearchText } from '../records/search-text.js';
 import * as physical from './physical-schema.js';
 import { maxFieldsPerTable, type TablesService } from './tables.service.js';
 import * as tables from './tables.repository.js';
@@ -68,6 +70,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
         const field = findField(fields, slug);
         await tables.deleteField(trx, field.id);
         await physical.dropFieldColumn(trx, field);
+        if (getFieldType(field.type).searchable) await rebuildSearchText(trx, tableId, fields.filter((f) => f.id !== field.id));
       });
       return deps.tables.describeTable(tableId);
     },

@@ -6,7 +6,7 @@ import type { Actor } from '../auth/actor.js';
 import type { SettingsContext } from '../records/fields/field-type.js';
 import { getFieldType } from '../records/fields/registry.js';
 import { assertSpaceAdmin, loadVisibleSpace } from '../spaces/space-access.js';
-import { describeNameProblem } from './display-name.js';
+import { describeNameProblem } from '../../shared/display-name.js';
 import { parseFieldDefinition, presentField, type Field } from './field-definition.js';
 import * as physical from './physical-schema.js';
 import { findVisibleTable } from './table-access.js';

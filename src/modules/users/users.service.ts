@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { generatePassword, hashPassword } from '../../shared/credentials.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { isUniqueViolation } from '../../db/db-errors.js';
 import { deleteUserSessions } from '../auth/sessions.repository.js';
 import * as users from './users.repository.js';
 
@@ -51,7 +52,12 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
       const generated = input.password === undefined ? generatePassword() : undefined;
       const passwordHash = await hashPassword(checkPassword(input.password ?? generated!));
       if (await users.findUserByEmail(executor, email)) throw new ConflictError(`Email already in use: ${email}`, 'email_taken');
-      const id = await users.insertUser(executor, { accountId, email, name, passwordHash, now: formatDateTime(deps.clock.now()) });
+      const id = await users
+        .insertUser(executor, { accountId, email, name, passwordHash, now: formatDateTime(deps.clock.now()) })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new ConflictError(`Email already in use: ${email}`, 'email_taken');
+          throw error;
+        });
       return generated ? { id, email, name, password: generated } : { id, email, name };
     },
 
@@ -66,10 +72,16 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
       }
       if (changes.name !== undefined) update.name = checkName(changes.name);
       if (changes.password !== undefined) update.password_hash = await hashPassword(checkPassword(changes.password));
-      await db.transaction().execute(async (trx) => {
-        await users.updateUser(trx, userId, update);
-        if (update.password_hash) await deleteUserSessions(trx, userId);
-      });
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await users.updateUser(trx, userId, update);
+          if (update.password_hash) await deleteUserSessions(trx, userId);
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new ConflictError(`Email already in use: ${update.email}`, 'email_taken');
+          throw error;
+        });
       return { id: userId, email: update.email ?? existing.email, name: update.name ?? existing.name };
     },
 

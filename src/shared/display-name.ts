@@ -1,8 +1,8 @@
-/** Longest table or field name, in characters (code points, as the request schemas count them). */
+/** Longest name of a space, table or field, in characters (code points, as the request schemas count them). */
 export const maxNameLength = 200;
 
 /**
- * Why a table or field name cannot be kept, or null when it can. Names are trimmed; what is
+ * Why a name cannot be kept, or null when it can. Names are trimmed; what is
  * stored must read back byte for byte on both engines, so NUL (PostgreSQL text cannot hold it)
  * and unpaired surrogates (they would come back as U+FFFD) are refused rather than altered.
  */

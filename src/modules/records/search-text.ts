@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import type { Field } from '../tables/field-definition.js';
+import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
+import { getFieldType } from './fields/registry.js';
+import { buildSearchText, storedFromColumn } from './record-writer.js';
+
+const batchSize = 2000;
+
+/**
+ * Recomputes `_search` for every record from the given fields, e.g. after a searchable field
+ * was deleted, so search no longer finds its text. Walks the table by id in batches inside the
+ * caller's transaction.
+ */
+export async function rebuildSearchText(db: Kysely<any>, tableId: number, fields: readonly Field[]): Promise<void> {
+  const searchable = fields.filter((f) => getFieldType(f.type).searchable);
+  const table = recordTableName(tableId);
+  for (let afterId = 0; ; ) {
+    const rows = await db
+      .selectFrom(table)
+      .select(['id', ...searchable.map((f) => fieldColumnName(f.id))])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    for (const row of rows) {
+      const values = new Map(searchable.map((f) => [f, storedFromColumn(f, row[fieldColumnName(f.id)])]));
+      await db.updateTable(table).set({ _search: buildSearchText(values) }).where('id', '=', row.id).execute();
+    }
+    if (rows.length < batchSize) return;
+    afterId = Number(rows[rows.length - 1].id);
+  }
+}
