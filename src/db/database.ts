@@ -75,6 +75,9 @@ function withStatementCache(connection: SqliteDatabase.Database): SqliteDatabase
 
 function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection dropped by the server (restart, failover, terminated backend) emits here;
+  // unhandled, it would crash the process. The pool replaces it on the next checkout.
+  pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
   const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { db, dialect: getDialect('postgres'), destroy: () => db.destroy() };
 }
