@@ -29,10 +29,11 @@ const searchSql = pgDialect
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 const statements = {
-  list: `select ${allColumns} from ${table} where ${c.stage} = ${p(1)} order by ${c.amount} desc nulls last, id asc limit 100 offset ${p(2)}`,
+  // The same two-step statement the service runs: page the ids, then read those rows.
+  list: `select ${allColumns} from ${table} where id in (select id from ${table} where ${c.stage} = ${p(1)} order by ${c.amount} desc nulls last, id asc limit 100 offset ${p(2)}) order by ${c.amount} desc nulls last, id asc`,
   count: `select count(*) as count from ${table} where ${c.stage} = ${p(1)}`,
   countAll: `select count(*) as count from ${table}`,
-  search: `select ${allColumns} from ${table} where ${searchSql} order by id asc limit 100`,
+  search: `select ${allColumns} from ${table} where id in (select id from ${table} where ${searchSql} order by id asc limit 100) order by id asc`,
   get: `select ${allColumns} from ${table} where id = ${p(1)}`,
   create: `insert into ${table} (created_at, updated_at, created_by, _search, ${c.name}, ${c.amount}, ${c.stage}) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}) returning ${allColumns}`,
   update: `update ${table} set ${c.amount} = ${p(1)}, updated_at = ${p(2)} where id = ${p(3)} returning ${allColumns}`,

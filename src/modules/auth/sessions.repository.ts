@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -21,13 +22,16 @@ export async function deleteExpiredSessions(db: Db, now: string): Promise<void> 
 }
 
 /** The session's user and account in one query: it runs on every session request. */
-export async function findLiveSession(db: Db, tokenHash: string, now: string) {
-  return db
+const selectLiveSession = prepareQuery((db: Db, tokenHash: string, now: string) =>
+  db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('accounts as a', 'a.id', 'u.account_id')
     .select(['u.id as user_id', 'u.email', 'u.name', 'u.account_id', 'a.owner_user_id'])
     .where('s.token_hash', '=', tokenHash)
-    .where('s.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('s.expires_at', '>', now),
+);
+
+export async function findLiveSession(db: Db, tokenHash: string, now: string) {
+  return (await selectLiveSession(db, tokenHash, now))[0];
 }

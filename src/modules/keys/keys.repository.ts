@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -34,15 +35,18 @@ export async function insertKey(db: Db, key: NewKey): Promise<number> {
 }
 
 /** The key with its acting user (the key's user, or the account owner) in one query: it runs on every request. */
-export async function findActiveKeyBySecretHash(db: Db, secretHash: string) {
-  return db
+const selectActiveKey = prepareQuery((db: Db, secretHash: string) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
     .innerJoin('users as u', (join) => join.on((eb) => eb('u.id', '=', eb.fn.coalesce('k.user_id', 'a.owner_user_id'))))
     .select(['k.id', 'k.name', 'k.account_id', 'k.user_id', 'k.read_only', 'k.space_ids_json', 'k.ip_allow_json', 'a.owner_user_id', 'u.id as acting_user_id', 'u.email as acting_user_email'])
     .where('k.secret_hash', '=', secretHash)
-    .where('k.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('k.revoked_at', 'is', null),
+);
+
+export async function findActiveKeyBySecretHash(db: Db, secretHash: string) {
+  return (await selectActiveKey(db, secretHash))[0];
 }
 
 export async function listKeys(db: Db) {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { Actor, Role } from '../auth/actor.js';
@@ -18,13 +19,16 @@ export interface RecordTable {
 }
 
 /** The table, its space's account and the caller's membership in one query: it runs on every record call. */
-async function findTableWithMembership(db: Kysely<SystemSchema>, actor: Actor, tableId: number) {
-  return db
+const selectTableWithMembership = prepareQuery((db: Kysely<SystemSchema>, tableId: number, userId: number) =>
+  db
     .selectFrom('tables as t')
-    .leftJoin('members as m', (join) => join.onRef('m.space_id', '=', 't.space_id').on('m.user_id', '=', actor.userId))
+    .leftJoin('members as m', (join) => join.onRef('m.space_id', '=', 't.space_id').on('m.user_id', '=', userId))
     .select(['t.id', 't.account_id', 't.space_id', 't.title_field_id', 't.schema_version', 'm.role'])
-    .where('t.id', '=', tableId)
-    .executeTakeFirst();
+    .where('t.id', '=', tableId),
+);
+
+async function findTableWithMembership(db: Kysely<SystemSchema>, actor: Actor, tableId: number) {
+  return (await selectTableWithMembership(db, tableId, actor.userId))[0];
 }
 
 /** A table the caller cannot see answers `400 Invalid Table`, exactly like one that does not exist. */

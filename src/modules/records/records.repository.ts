@@ -38,11 +38,20 @@ export async function findRecordRows(db: Db, tableId: number, recordIds: readonl
     .execute()) as RecordRow[];
 }
 
+/**
+ * A page of records in two steps within one statement: the inner query sorts and pages only
+ * ids (a narrow sort, often an index walk), the outer one reads the full rows of that page.
+ * Sorting whole rows, long texts included, costs several times more.
+ */
 export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<RecordRow[]> {
-  let query = db.selectFrom(recordTableName(tableId)).select([...systemColumns, ...options.columns]);
-  if (options.where) query = query.where(options.where);
+  const table = recordTableName(tableId);
+  let page = db.selectFrom(table).select('id');
+  if (options.where) page = page.where(options.where);
+  for (const order of options.orderBy) page = page.orderBy(order);
+  page = page.limit(options.limit).offset(options.offset);
+  let query = db.selectFrom(table).select([...systemColumns, ...options.columns]).where('id', 'in', page);
   for (const order of options.orderBy) query = query.orderBy(order);
-  return (await query.limit(options.limit).offset(options.offset).execute()) as RecordRow[];
+  return (await query.execute()) as RecordRow[];
 }
 
 /** Adds to the table's exact row count; runs in the transaction of the insert or delete. */
