@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { findUsersByIds } from '../users/users.repository.js';
 import { fieldColumnName } from '../tables/physical-schema.js';
-import { findTable } from '../tables/tables.repository.js';
+import { findTableMeta } from '../tables/tables.repository.js';
 import { resolveTitleField } from '../tables/tables.service.js';
 import type { ReadContext, UserSummary, WriteContext } from './fields/value-context.js';
 import type { FilterEnvironment } from './query/compile-query.js';
@@ -36,7 +36,7 @@ export function createRecordContexts(database: Database, clock: Clock, schemaCac
       const known = (knownRecordIds[tableId] ??= new Set());
       const unknown = ids.filter((id) => !known.has(id));
       if (unknown.length > 0) {
-        const target = await findTable(db, tableId);
+        const target = await findTableMeta(db, tableId);
         if (!target || target.account_id !== actor.accountId) return new Set();
         for (const id of await findExistingIds(db, tableId, unknown)) known.add(id);
       }
@@ -50,7 +50,7 @@ export function createRecordContexts(database: Database, clock: Clock, schemaCac
       return new Map(rows.map((u) => [u.id, u]));
     },
     async recordTitles(tableId, ids) {
-      const target = await findTable(db, tableId);
+      const target = await findTableMeta(db, tableId);
       if (!target || target.account_id !== actor.accountId || ids.length === 0) return new Map();
       const titleField = resolveTitleField(await schemaCache.fields(db, tableId, target.schema_version), target.title_field_id);
       if (!titleField) return new Map([...(await findExistingIds(db, tableId, ids))].map((id) => [id, null]));

@@ -77,7 +77,8 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
       const data = checkDataBody(body, false);
-      const values = await prepareValues(data, table, contextsFor(actor, table).write, true);
+      const contexts = contextsFor(actor, table);
+      const values = await prepareValues(data, table, contexts.write, true);
       const timestamp = now();
       const id = await db.transaction().execute(async (trx) => {
         const inserted = await records.insertRecord(trx, tableId, {
@@ -90,7 +91,10 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
         await records.adjustRowCount(trx, tableId, 1);
         return inserted;
       });
-      return (await readRecords(actor, table, [id]))[0];
+      // The new row is exactly what was written: present it without reading it back.
+      const row: records.RecordRow = { id, created_at: timestamp, updated_at: timestamp };
+      for (const field of table.fields) row[fieldColumnName(field.id)] = values.get(field) ?? null;
+      return (await presentRecords([row], table, table.fields, contexts.read))[0];
     },
 
     /**

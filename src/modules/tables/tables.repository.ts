@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import type { Field, FieldDraft } from './field-definition.js';
 
@@ -17,6 +18,15 @@ export async function insertTable(db: Db, table: { accountId: number; spaceId: n
 
 export async function findTable(db: Db, tableId: number) {
   return db.selectFrom('tables').selectAll().where('id', '=', tableId).executeTakeFirst();
+}
+
+/** Account, title field and schema version of a table: read for every lookup field in a response. */
+const selectTableMeta = prepareQuery((db: Db, tableId: number) =>
+  db.selectFrom('tables').select(['id', 'account_id', 'title_field_id', 'schema_version']).where('id', '=', tableId),
+);
+
+export async function findTableMeta(db: Db, tableId: number) {
+  return (await selectTableMeta(db, tableId))[0];
 }
 
 export async function isAccountTable(db: Db, accountId: number, tableId: number): Promise<boolean> {
