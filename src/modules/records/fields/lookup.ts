@@ -1,13 +1,7 @@
 import { sql } from 'kysely';
 import { ValidationError } from '../../../shared/errors.js';
 import type { FieldType } from './field-type.js';
-import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator } from './value-helpers.js';
-
-function storedIds(value: unknown): number[] {
-  if (value === null || value === undefined) return [];
-  if (typeof value === 'string') return JSON.parse(value);
-  return Array.isArray(value) ? value : [value as number];
-}
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator, storedIds } from './value-helpers.js';
 
 /** A positive id within the integer column's range (beyond it PostgreSQL fails the look-up). */
 function isRecordId(id: unknown): id is number {

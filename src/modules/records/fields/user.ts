@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Field } from '../../tables/field-definition.js';
 import type { FieldType } from './field-type.js';
 import type { UserSummary, WriteContext } from './value-context.js';
-import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator } from './value-helpers.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator, storedIds } from './value-helpers.js';
 
 /** One user reference (id, email, `{id}`/`{email}`, `@me`) → a current member of the space. */
 function resolveMember(item: unknown, field: Field, members: { byId: Map<number, UserSummary>; byEmail: Map<string, UserSummary> }, ctx: WriteContext): number {
@@ -29,12 +29,6 @@ function userReference(value: unknown): number | string | undefined {
     return id !== undefined ? userReference(id) : typeof email === 'string' ? email : undefined;
   }
   return undefined;
-}
-
-function storedIds(value: unknown): number[] {
-  if (value === null || value === undefined) return [];
-  if (typeof value === 'string') return JSON.parse(value);
-  return Array.isArray(value) ? value : [value as number];
 }
 
 export const userField: FieldType = {

@@ -83,3 +83,10 @@ export function compareEmptiness(op: 'empty' | 'not_empty', column: RawBuilder<u
 }
 
 export const matchNothing = sql<boolean>`1 = 0`;
+
+/** The ids a user or lookup column holds: one id, a JSON array (text on SQLite), or none. */
+export function storedIds(value: unknown): number[] {
+  if (value === null || value === undefined) return [];
+  if (typeof value === 'string') return JSON.parse(value);
+  return Array.isArray(value) ? value : [value as number];
+}
