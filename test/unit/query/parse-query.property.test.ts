@@ -3,18 +3,8 @@ import { fixedClock } from '../../../src/shared/clock.js';
 import { ValidationError } from '../../../src/shared/errors.js';
 import { parseQueryBody } from '../../../src/modules/records/query/parse-query.js';
 import { resolveDateToken } from '../../../src/modules/records/query/date-tokens.js';
+import { createRandom } from '../../random.js';
 
-/** mulberry32: tiny seeded PRNG so failures reproduce. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYS = ['fields', 'where', 'filters', 'order_by', 'order_dir', 'limit', 'offset', 'view_id', 'append_filters', 'search'];
 const FILTER_KEYS = ['column', 'field', 'compare', 'value', 'connector'];
