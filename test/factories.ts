@@ -86,3 +86,25 @@ export async function login(ctx: TestContext, email: string, password: string): 
   if (!cookie) throw new Error(`login failed: ${response.body}`);
   return `tabula_session=${cookie.value}`;
 }
+
+/** One field of every type (single and multiple where both exist); lookups point at `targetTableId`. */
+export function everyFieldType(targetTableId: number) {
+  return [
+    { id: 'name', name: 'Name', type: 'text' },
+    { id: 'notes', name: 'Notes', type: 'longtext' },
+    { id: 'mail', name: 'Mail', type: 'email' },
+    { id: 'site', name: 'Site', type: 'url' },
+    { id: 'amount', name: 'Amount', type: 'number' },
+    { id: 'done', name: 'Done', type: 'checkbox' },
+    { id: 'status', name: 'Status', type: 'select', options: [{ value: 'Open' }, { value: 'Closed' }, { value: 'Pending' }] },
+    { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: [{ value: 'red' }, { value: 'blue' }, { value: 'green' }] },
+    { id: 'owner', name: 'Owner', type: 'user' },
+    { id: 'team', name: 'Team', type: 'user', multiple: true },
+    { id: 'ref', name: 'Ref', type: 'lookup', table_id: targetTableId },
+    { id: 'refs', name: 'Refs', type: 'lookup', multiple: true, table_id: targetTableId },
+    { id: 'day', name: 'Day', type: 'date' },
+    { id: 'moment', name: 'Moment', type: 'datetime' },
+    { id: 'clock', name: 'Clock', type: 'time' },
+    { id: 'doc', name: 'Doc', type: 'file' },
+  ];
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/shared/clock.js';
 import { buildTestApp, type TestContext } from '../build-test-app.js';
-import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
+import { call, createAccount, createSpace, createTable, type World, everyFieldType } from '../factories.js';
 import { createRandom } from '../random.js';
 
 
@@ -117,27 +117,9 @@ describe('records query on random bodies (property)'
       const created = await call(ctx, 'POST', `/api/table/${target.id}/records/create`, { key: world.accountKey, body: { data: { label } } });
       targetIds.push(created.body.id);
     }
-    const options = ['Open', 'Closed', 'red', 'blue', 'green'].map((value) => ({ value }));
     const table = await createTable(ctx, world, space.id, {
       name: 'Everything',
-      fields: [
-        { id: 'name', name: 'Name', type: 'text' },
-        { id: 'notes', name: 'Notes', type: 'longtext' },
-        { id: 'mail', name: 'Mail', type: 'email' },
-        { id: 'site', name: 'Site', type: 'url' },
-        { id: 'amount', name: 'Amount', type: 'number' },
-        { id: 'done', name: 'Done', type: 'checkbox' },
-        { id: 'status', name: 'Status', type: 'select', options },
-        { id: 'tags', name: 'Tags', type: 'select', multiple: true, options },
-        { id: 'owner', name: 'Owner', type: 'user' },
-        { id: 'team', name: 'Team', type: 'user', multiple: true },
-        { id: 'ref', name: 'Ref', type: 'lookup', table_id: target.id },
-        { id: 'refs', name: 'Refs', type: 'lookup', multiple: true, table_id: target.id },
-        { id: 'day', name: 'Day', type: 'date' },
-        { id: 'moment', name: 'Moment', type: 'datetime' },
-        { id: 'clock', name: 'Clock', type: 'time' },
-        { id: 'doc', name: 'Doc', type: 'file' },
-      ],
+      fields: everyFieldType(target.id),
     });
     tableId = table.id;
     const rows = [

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/shared/clock.js';
 import { fixedClock } from '../../src/shared/clock.js';
 import { buildTestApp, type TestContext } from '../build-test-app.js';
-import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World } from '../factories.js';
+import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World, everyFieldType } from '../factories.js';
 
 /** Every spelling of each operator the seed lists (aliases are case as given). */
 const SPELLINGS = {
@@ -78,24 +78,7 @@ describe('records query', () => {
 
     const items = await createTable(ctx, world, spaceId, {
       name: 'Items',
-      fields: [
-        { id: 'name', name: 'Name', type: 'text' },
-        { id: 'notes', name: 'Notes', type: 'longtext' },
-        { id: 'mail', name: 'Mail', type: 'email' },
-        { id: 'site', name: 'Site', type: 'url' },
-        { id: 'amount', name: 'Amount', type: 'number' },
-        { id: 'done', name: 'Done', type: 'checkbox' },
-        { id: 'status', name: 'Status', type: 'select', options: [{ value: 'Open' }, { value: 'Closed' }, { value: 'Pending' }] },
-        { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: [{ value: 'red' }, { value: 'blue' }, { value: 'green' }] },
-        { id: 'owner', name: 'Owner', type: 'user' },
-        { id: 'team', name: 'Team', type: 'user', multiple: true },
-        { id: 'ref', name: 'Ref', type: 'lookup', table_id: target.id },
-        { id: 'refs', name: 'Refs', type: 'lookup', multiple: true, table_id: target.id },
-        { id: 'day', name: 'Day', type: 'date' },
-        { id: 'moment', name: 'Moment', type: 'datetime' },
-        { id: 'clock', name: 'Clock', type: 'time' },
-        { id: 'doc', name: 'Doc', type: 'file' },
-      ],
+      fields: everyFieldType(target.id),
     });
     itemsTable = items.id;
     const rows: Record<string, Record<string, unknown>> = {
