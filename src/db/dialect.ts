@@ -35,6 +35,23 @@ export interface Dialect {
   dropSearchIndex(db: Kysely<any>, table: string): Promise<void>;
   /** Every lower-cased term is a substring of `_search`; uses the index where the engine can. */
   searchCondition(table: string, terms: readonly string[]): RawBuilder<boolean>;
+  /**
+   * Triggers that keep `table_counters` in step with every insert, delete and update of a
+   * record table, inside the writing statement itself: no write path can forget them, and
+   * nothing holds the counter row across a client round trip.
+   */
+  createCounterTriggers(db: Kysely<any>, tableId: number): Promise<void>;
+}
+
+/**
+ * Every committed write adds a small FTS5 segment; with the default `automerge` of 4 the
+ * merges of those segments cost a single-record insert about four times the insert itself
+ * (measured: 565 µs against 142 µs on a million records). Merging at 8 segments a level
+ * keeps searches on the merged levels and inserts cheap.
+ */
+export async function tuneSqliteSearchIndex(db: Kysely<any>, table: string): Promise<void> {
+  const fts = sql.table(`${table}_fts`);
+  await sql`insert into ${fts}(${fts}, rank) values ('automerge', 8)`.execute(db);
 }
 
 /** FTS5 trigram queries need at least three characters; shorter terms fall back to a scan. */
@@ -72,6 +89,7 @@ const sqliteDialect: Dialect = {
     const fts = sql.table(`${table}_fts`);
     const base = sql.table(table);
     await sql`create virtual table ${fts} using fts5(_search, content=${sql.lit(table)}, content_rowid='id', tokenize='trigram')`.execute(db);
+    await tuneSqliteSearchIndex(db, table);
     await sql`create trigger ${sql.id(`${table}_search_insert`)} after insert on ${base} begin
       insert into ${fts}(rowid, _search) values (new.id, new._search); end`.execute(db);
     await sql`create trigger ${sql.id(`${table}_search_delete`)} after delete on ${base} begin
@@ -84,6 +102,15 @@ const sqliteDialect: Dialect = {
     await sql`drop table if exists ${sql.table(`${table}_fts`)}`.execute(db);
   },
   searchCondition: sqliteSearchCondition,
+  // One writer at a time: a single counter row per table (shard 0, created with the table).
+  async createCounterTriggers(db, tableId) {
+    const base = sql.table(`rec_${tableId}`);
+    for (const [event, delta] of [['insert', 1], ['delete', -1], ['update', 0]] as const) {
+      await sql`create trigger ${sql.id(`rec_${tableId}_count_${event}`)} after ${sql.raw(event)} on ${base} begin
+        update table_counters set row_count = row_count + ${sql.lit(delta)}, change_count = change_count + 1
+        where table_id = ${sql.lit(tableId)} and shard = 0; end`.execute(db);
+    }
+  },
 };
 
 const postgresDialect: Dialect = {
@@ -109,6 +136,18 @@ const postgresDialect: Dialect = {
       terms.map((term) => sql<boolean>`_search like ${`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`),
       sql` and `,
     )})`,
+  // Statement-level, so a bulk insert adds its row count once; concurrent writers spread over
+  // shards by backend, so they do not queue on one counter row (see migration 0003).
+  async createCounterTriggers(db, tableId) {
+    const base = sql.table(`rec_${tableId}`);
+    const id = sql.lit(String(tableId));
+    await sql`create trigger ${sql.id(`rec_${tableId}_count_insert`)} after insert on ${base}
+      referencing new table as new_rows for each statement execute function tabula_count_rows(${id})`.execute(db);
+    await sql`create trigger ${sql.id(`rec_${tableId}_count_delete`)} after delete on ${base}
+      referencing old table as old_rows for each statement execute function tabula_count_rows(${id})`.execute(db);
+    await sql`create trigger ${sql.id(`rec_${tableId}_count_update`)} after update on ${base}
+      for each statement execute function tabula_count_rows(${id})`.execute(db);
+  },
 };
 
 export function getDialect(name: DialectName): Dialect {

@@ -2,12 +2,19 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import { foundationMigration } from './0001-foundation.js';
 import { searchMigration } from './0002-search.js';
+import { tableCountersMigration } from './0003-table-counters.js';
+import { searchMergingMigration } from './0004-search-merging.js';
 
 /** Migrations live in code (no file-system scanning), so the built binary carries them. */
 export function createMigrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '0001-foundation': foundationMigration(dialect), '0002-search': searchMigration(dialect) };
+      return {
+        '0001-foundation': foundationMigration(dialect),
+        '0002-search': searchMigration(dialect),
+        '0003-table-counters': tableCountersMigration(dialect),
+        '0004-search-merging': searchMergingMigration(dialect),
+      };
     },
   };
 }

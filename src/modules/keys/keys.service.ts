@@ -97,7 +97,7 @@ export function createKeysService(deps: { database: Database; clock: Clock }) {
     /** Resolves a bearer secret to the acting identity, or throws 401. */
     async authenticateKey(secret: string, clientAddress: string): Promise<Actor> {
       const row = await keys.findActiveKeyBySecretHash(db, hashToken(secret));
-      if (!row || row.owner_user_id === null) throw new UnauthorizedError();
+      if (!row || row.owner_user_id === null || row.acting_user_id === null || row.acting_user_email === null) throw new UnauthorizedError();
       if (row.ip_allow_json && !isIpAllowed(JSON.parse(row.ip_allow_json), clientAddress)) {
         throw new UnauthorizedError('API key not allowed from this address', 'ip_not_allowed');
       }

@@ -11,10 +11,14 @@ import { findExistingIds, selectColumnValues } from './records.repository.js';
 import type { RecordTable } from './record-table.js';
 import type { TableSchemaCache } from './table-schema-cache.js';
 
-/** Request-scoped look-ups for field types, each memoised so a request asks at most once. */
+/**
+ * Request-scoped look-ups for field types, each memoised so a request asks at most once; what
+ * a write looked up (members, lookup targets with their titles) also serves presenting its answer.
+ */
 export function createRecordContexts(database: Database, clock: Clock, schemaCache: TableSchemaCache, actor: Actor, table: RecordTable) {
   const { db, dialect } = database;
-  const knownRecordIds: Record<number, Set<number>> = {};
+  const titleColumns = new Map<number, Promise<string | null | undefined>>();
+  const knownTitles = new Map<number, Map<number, string | null>>();
   let members: Promise<{ byId: Map<number, UserSummary>; byEmail: Map<string, UserSummary> }> | undefined;
 
   async function loadMembers() {
@@ -28,35 +32,49 @@ export function createRecordContexts(database: Database, clock: Clock, schemaCac
     return { byId: new Map(rows.map((u) => [u.id, u])), byEmail: new Map(rows.map((u) => [u.email, u])) };
   }
 
+  /** A lookup target's title column (null: no title field); undefined when the caller cannot see the table. */
+  async function loadTitleColumn(tableId: number): Promise<string | null | undefined> {
+    const target = await findTableMeta(db, tableId);
+    if (!target || target.account_id !== actor.accountId) return undefined;
+    const titleField = resolveTitleField(await schemaCache.fields(db, tableId, target.schema_version), target.title_field_id);
+    return titleField ? fieldColumnName(titleField.id) : null;
+  }
+
+  /** Titles of the records of `ids` that exist; ids seen are remembered, so a bulk import asks once per target. */
+  async function recordTitles(tableId: number, ids: readonly number[]): Promise<Map<number, string | null>> {
+    let known = knownTitles.get(tableId);
+    if (!known) knownTitles.set(tableId, (known = new Map()));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      if (!titleColumns.has(tableId)) titleColumns.set(tableId, loadTitleColumn(tableId));
+      const column = await titleColumns.get(tableId);
+      if (column === undefined) return new Map();
+      const found = column ? await selectColumnValues(db, tableId, column, unknown) : new Map([...(await findExistingIds(db, tableId, unknown))].map((id) => [id, null]));
+      for (const [id, value] of found) known.set(id, value === null || value === undefined ? null : String(value));
+    }
+    return new Map(ids.filter((id) => known.has(id)).map((id) => [id, known.get(id)!]));
+  }
+
   const write: WriteContext = {
     actor,
     spaceMembers: () => (members ??= loadMembers()),
-    // Ids seen to exist are remembered, so a bulk import asks once per distinct target.
-    async existingRecordIds(tableId, ids) {
-      const known = (knownRecordIds[tableId] ??= new Set());
-      const unknown = ids.filter((id) => !known.has(id));
-      if (unknown.length > 0) {
-        const target = await findTableMeta(db, tableId);
-        if (!target || target.account_id !== actor.accountId) return new Set();
-        for (const id of await findExistingIds(db, tableId, unknown)) known.add(id);
-      }
-      return new Set(ids.filter((id) => known.has(id)));
-    },
+    existingRecordIds: async (tableId, ids) => new Set((await recordTitles(tableId, ids)).keys()),
   };
 
   const read: ReadContext = {
+    /** Members this request already loaded are current; only the others are asked for. */
     async usersByIds(ids) {
-      const rows = await findUsersByIds(db, actor.accountId, ids);
-      return new Map(rows.map((u) => [u.id, u]));
+      const loaded = members ? await members : undefined;
+      const found = new Map<number, UserSummary>();
+      const missing = ids.filter((id) => {
+        const member = loaded?.byId.get(id);
+        if (member) found.set(id, member);
+        return !member;
+      });
+      for (const user of await findUsersByIds(db, actor.accountId, missing)) found.set(user.id, user);
+      return found;
     },
-    async recordTitles(tableId, ids) {
-      const target = await findTableMeta(db, tableId);
-      if (!target || target.account_id !== actor.accountId || ids.length === 0) return new Map();
-      const titleField = resolveTitleField(await schemaCache.fields(db, tableId, target.schema_version), target.title_field_id);
-      if (!titleField) return new Map([...(await findExistingIds(db, tableId, ids))].map((id) => [id, null]));
-      const values = await selectColumnValues(db, tableId, fieldColumnName(titleField.id), ids);
-      return new Map([...values].map(([id, value]) => [id, value === null || value === undefined ? null : String(value)]));
-    },
+    recordTitles,
   };
 
   const filter: FilterEnvironment = {

@@ -12,18 +12,29 @@ import type { TableSchemaCache } from './table-schema-cache.js';
 export interface RecordTable {
   id: number;
   spaceId: number;
+  /** Bumped by every field change: part of any cache key that depends on the fields. */
+  schemaVersion: number;
   role: Role;
   fields: Field[];
   fieldsBySlug: Map<string, Field>;
   titleField: Field | null;
 }
 
-/** The table, its space's account and the caller's membership in one query: it runs on every record call. */
+/**
+ * The table, its space's account and the caller's membership in one query: it runs on every
+ * record call. The role is a scalar subquery: as a left join, SQLite's planner scanned tables.
+ */
 const selectTableWithMembership = prepareQuery((db: Kysely<SystemSchema>, tableId: number, userId: number) =>
   db
     .selectFrom('tables as t')
-    .leftJoin('members as m', (join) => join.onRef('m.space_id', '=', 't.space_id').on('m.user_id', '=', userId))
-    .select(['t.id', 't.account_id', 't.space_id', 't.title_field_id', 't.schema_version', 'm.role'])
+    .select((eb) => [
+      't.id',
+      't.account_id',
+      't.space_id',
+      't.title_field_id',
+      't.schema_version',
+      eb.selectFrom('members as m').select('m.role').whereRef('m.space_id', '=', 't.space_id').where('m.user_id', '=', userId).as('role'),
+    ])
     .where('t.id', '=', tableId),
 );
 
@@ -40,10 +51,15 @@ export async function loadRecordTable(db: Kysely<SystemSchema>, cache: TableSche
   return describeRecordTable(row, role, await cache.fields(db, tableId, row.schema_version));
 }
 
-export function describeRecordTable(row: { id: number; space_id: number; title_field_id: number | null }, role: Role, fields: Field[]): RecordTable {
+export function describeRecordTable(
+  row: { id: number; space_id: number; title_field_id: number | null; schema_version: number },
+  role: Role,
+  fields: Field[],
+): RecordTable {
   return {
     id: row.id,
     spaceId: row.space_id,
+    schemaVersion: row.schema_version,
     role,
     fields,
     fieldsBySlug: new Map(fields.map((f) => [f.slug, f])),

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import { recordTableName } from '../tables/physical-schema.js';
 
 /** Record tables are created at run time, so they are reached through an untyped Kysely. */
@@ -54,19 +55,20 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
   return (await query.execute()) as RecordRow[];
 }
 
-/** Adds to the table's exact row count; runs in the transaction of the insert or delete. */
-export async function adjustRowCount(db: Db, tableId: number, delta: number): Promise<void> {
-  if (delta === 0) return;
-  await db
-    .updateTable('table_row_counts')
-    .set((eb: any) => ({ row_count: eb('row_count', '+', delta) }))
-    .where('table_id', '=', tableId)
-    .execute();
-}
+const selectCounters = prepareQuery((db: Db, tableId: number) =>
+  db
+    .selectFrom('table_counters')
+    .select([sql<number>`coalesce(sum(row_count), 0)`.as('rows'), sql<number>`coalesce(sum(change_count), 0)`.as('changes')])
+    .where('table_id', '=', tableId),
+);
 
-export async function readRowCount(db: Db, tableId: number): Promise<number> {
-  const row = await db.selectFrom('table_row_counts').select('row_count').where('table_id', '=', tableId).executeTakeFirst();
-  return Number(row?.row_count ?? 0);
+/**
+ * The table's exact row count and its change counter (grows with every write), both kept by
+ * the record table's triggers and summed over the counter shards.
+ */
+export async function readCounters(db: Db, tableId: number): Promise<{ rows: number; changes: number }> {
+  const [row] = await selectCounters(db, tableId);
+  return { rows: Number(row?.rows ?? 0), changes: Number(row?.changes ?? 0) };
 }
 
 export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null): Promise<number> {

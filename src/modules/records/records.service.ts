@@ -13,6 +13,7 @@ import { createRecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
 import { loadRecordTable, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
+import { createCountCache } from './count-cache.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
 
@@ -34,17 +35,9 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
+  const countCache = createCountCache();
   const loadTable = (actor: Actor, tableId: number) => loadRecordTable(db, schemaCache, actor, tableId);
   const contextsFor = (actor: Actor, table: RecordTable) => createRecordContexts(deps.database, deps.clock, schemaCache, actor, table);
-
-  /** Deletes and keeps the exact row count in the same transaction. */
-  function deleteCounted(tableId: number, recordIds: readonly number[]): Promise<number[]> {
-    return db.transaction().execute(async (trx) => {
-      const deleted = await records.deleteRecords(trx, tableId, recordIds);
-      await records.adjustRowCount(trx, tableId, -deleted.length);
-      return deleted;
-    });
-  }
 
   async function readRecords(actor: Actor, table: RecordTable, ids: readonly number[], fields: readonly Field[] = table.fields): Promise<RecordObject[]> {
     const rows = await records.findRecordRows(db, table.id, ids, columnsFor(table, fields));
@@ -80,16 +73,13 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       const contexts = contextsFor(actor, table);
       const values = await prepareValues(data, table, contexts.write, true);
       const timestamp = now();
-      const id = await db.transaction().execute(async (trx) => {
-        const inserted = await records.insertRecord(trx, tableId, {
-          ...toColumns(values, dialect),
-          created_at: timestamp,
-          updated_at: timestamp,
-          created_by: actor.userId,
-          _search: buildSearchText(values),
-        });
-        await records.adjustRowCount(trx, tableId, 1);
-        return inserted;
+      // One statement: the row, its search entry and the table's counters (triggers) together.
+      const id = await records.insertRecord(db, tableId, {
+        ...toColumns(values, dialect),
+        created_at: timestamp,
+        updated_at: timestamp,
+        created_by: actor.userId,
+        _search: buildSearchText(values),
       });
       // The new row is exactly what was written: present it without reading it back.
       const row: records.RecordRow = { id, created_at: timestamp, updated_at: timestamp };
@@ -99,7 +89,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
 
     /**
      * The bulk path: validates every row like a create, then inserts in multi-row statements,
-     * one transaction per batch. Reports progress after each batch. Answers the number inserted.
+     * each one statement, so all-or-nothing. Reports progress after each batch. Answers the number inserted.
      */
     async importRecords(actor: Actor, tableId: number, rows: Iterable<unknown>, onProgress?: (inserted: number) => void): Promise<number> {
       const table = await loadTable(actor, tableId);
@@ -109,10 +99,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       let batch: Record<string, unknown>[] = [];
       let inserted = 0;
       const flush = async () => {
-        await db.transaction().execute(async (trx) => {
-          await records.insertRecords(trx, tableId, batch);
-          await records.adjustRowCount(trx, tableId, batch.length);
-        });
+        await records.insertRecords(db, tableId, batch);
         inserted += batch.length;
         batch = [];
         onProgress?.(inserted);
@@ -158,7 +145,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
     async deleteRecord(actor: Actor, tableId: number, recordId: number) {
       const table = await loadTable(actor, tableId);
       assertCanWriteRecords(actor, table);
-      const deleted = await deleteCounted(tableId, [recordId]);
+      const deleted = await records.deleteRecords(db, tableId, [recordId]);
       if (deleted.length === 0) throw recordNotFound();
       return { id: recordId, deleted: true as const };
     },
@@ -172,7 +159,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       }
       if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
       const unique = [...new Set(ids as number[])];
-      const deleted = new Set(await deleteCounted(tableId, unique));
+      const deleted = new Set(await records.deleteRecords(db, tableId, unique));
       return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
     },
 
@@ -183,12 +170,22 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       return presentRecords(rows, table, fields, contexts.read);
     },
 
-    /** `total` is exact; `restricted` says whether filters or search narrowed the table. */
+    /**
+     * `total` is exact; `restricted` says whether filters or search narrowed the table. A
+     * filtered count is answered from the count cache while the table has not changed.
+     */
     async countRecords(actor: Actor, tableId: number, body: unknown) {
-      const { where } = await parse(actor, tableId, body, 'count');
-      const total = await records.readRowCount(db, tableId);
-      const count = where ? await records.countRecords(db, tableId, where) : total;
-      return { count, total, total_approx: false, restricted: where !== null };
+      const { table, where } = await parse(actor, tableId, body, 'count');
+      const counters = await records.readCounters(db, tableId);
+      if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
+      const compiled = where.compile(db);
+      const key = `${tableId}:${table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
+      let count = countCache.get(key, counters.changes);
+      if (count === undefined) {
+        count = await records.countRecords(db, tableId, where);
+        countCache.set(key, counters.changes, count);
+      }
+      return { count, total: counters.rows, total_approx: false, restricted: true };
     },
 
     /** Every matching id, as JSON text chunks, so a million ids never form one string. */

@@ -26,6 +26,7 @@ export async function createRecordTable(db: Kysely<any>, dialect: Dialect, table
   for (const field of fields) builder = builder.addColumn(fieldColumnName(field.id), columnType(dialect, field));
   await builder.execute();
   await dialect.createSearchIndex(db, recordTableName(tableId));
+  await dialect.createCounterTriggers(db, tableId);
 }
 
 export async function addFieldColumn(db: Kysely<any>, dialect: Dialect, field: Field): Promise<void> {

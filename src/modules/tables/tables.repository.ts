@@ -45,8 +45,9 @@ export async function updateTable(db: Db, tableId: number, changes: { name?: str
   await db.updateTable('tables').set(changes).where('id', '=', tableId).execute();
 }
 
-export async function insertRowCount(db: Db, tableId: number): Promise<void> {
-  await db.insertInto('table_row_counts').values({ table_id: tableId, row_count: 0 }).execute();
+/** The table's first counter row; the record table's triggers keep the counters from then on. */
+export async function insertTableCounter(db: Db, tableId: number): Promise<void> {
+  await db.insertInto('table_counters').values({ table_id: tableId, shard: 0, row_count: 0, change_count: 0 }).execute();
 }
 
 /** Every field change bumps it, in the same transaction, so cached field lists are never stale. */

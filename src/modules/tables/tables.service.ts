@@ -104,7 +104,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
         const fields = await tables.listFields(trx, id);
         await tables.updateTable(trx, id, { title_field_id: findTitleFieldId(fields, input.title_field), updated_at: now() });
         await physical.createRecordTable(trx, dialect, id, fields);
-        await tables.insertRowCount(trx, id);
+        await tables.insertTableCounter(trx, id);
         return id;
       });
       return describeTable(db, tableId);
