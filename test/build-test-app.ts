@@ -20,6 +20,25 @@ export interface TestAppOptions {
 /** A real app on a fresh real database (SQLite or PostgreSQL, per TABULA_TEST_DB). */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
+  const served = await serveDatabase(database, options);
+  return {
+    ...served,
+    async close() {
+      await served.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * Another app on an existing test database: it stands for a second process serving the same
+ * data. Closing it closes its app and connections only; the database stays for its owner.
+ */
+export function buildSecondApp(database: TestDatabase, options: TestAppOptions = {}): Promise<TestContext> {
+  return serveDatabase(database, options);
+}
+
+async function serveDatabase(database: TestDatabase, options: TestAppOptions): Promise<TestContext> {
   const env = {
     TABULA_SECRET: 'test-secret',
     TABULA_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -27,16 +46,20 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestCo
     ...options.env,
   };
   const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock });
-  const app = await buildApp(container, { redisPrefix: `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
-  await app.ready();
-  return {
-    app,
-    container,
-    database,
-    async close() {
-      await app.close();
-      await container.close();
-      await database.drop();
-    },
-  };
+  try {
+    const app = await buildApp(container, { redisPrefix: `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
+    await app.ready();
+    return {
+      app,
+      container,
+      database,
+      async close() {
+        await app.close();
+        await container.close();
+      },
+    };
+  } catch (error) {
+    await container.close();
+    throw error;
+  }
 }

@@ -1,0 +1,269 @@
+import crypto from 'node:crypto';
+import { Migrator, sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSecondApp, type TestContext } from '../build-test-app.js';
+import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.js';
+import { createMigrationProvider } from '../../src/db/migrations/index.js';
+import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
+
+const stamp = '2024-01-01 00:00:00';
+
+/**
+ * Migration 0003 on a database left at 0002: `table_row_counts` becomes `table_counters`
+ * (same counts, change_count 0), and every existing record table gets the triggers that keep
+ * the counters from then on.
+ */
+describe(`table counters migration (${testEngine})`, () => {
+  let database: TestDatabase;
+  let opened: Database;
+  let db: Kysely<any>;
+  let accountId: number;
+  /** A table with three records, and an empty one. */
+  let fullId: number;
+  let emptyId: number;
+  /** The name field's column of the full table. */
+  let nameColumn: string;
+  /** Each table's name column, by table id. */
+  const nameColumns = new Map<number, string>();
+
+  const recordTable = (tableId: number) => sql.table(`rec_${tableId}`);
+
+  async function counters(tableId: number) {
+    const rows = await db.selectFrom('table_counters').select(['shard', 'row_count', 'change_count']).where('table_id', '=', tableId).execute();
+    return {
+      rows: rows.reduce((sum, r) => sum + Number(r.row_count), 0),
+      changes: rows.reduce((sum, r) => sum + Number(r.change_count), 0),
+      shards: rows.length,
+    };
+  }
+
+  async function realCount(tableId: number): Promise<number> {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${recordTable(tableId)}`.execute(db);
+    return Number(rows[0].n);
+  }
+
+  /** The FTS5 automerge setting of a SQLite search index (undefined: the default, 4). */
+  async function automerge(tableId: number): Promise<number | undefined> {
+    const { rows } = await sql<{ v: number }>`select v from ${sql.table(`rec_${tableId}_fts_config`)} where k = 'automerge'`.execute(db);
+    return rows.length === 0 ? undefined : Number(rows[0].v);
+  }
+
+  async function tableNames(): Promise<string[]> {
+    return (await db.introspection.getTables()).map((t) => t.name);
+  }
+
+  /** A record table as createRecordTable made it at 0002: columns, search index, no counter triggers. */
+  async function createRecordTableAt0002(tableId: number, fieldId: number) {
+    await opened.dialect
+      .addIdColumn(db.schema.createTable(`rec_${tableId}`))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addColumn('created_by', 'integer')
+      .addColumn('_search', 'text')
+      .addColumn(`f_${fieldId}`, 'text')
+      .execute();
+    await opened.dialect.createSearchIndex(db, `rec_${tableId}`);
+    // At 0002 an FTS5 index had the default automerge of 4 (today's createSearchIndex sets 8).
+    if (testEngine === 'sqlite') {
+      const fts = sql.table(`rec_${tableId}_fts`);
+      await sql`insert into ${fts}(${fts}, rank) values ('automerge', 4)`.execute(db);
+    }
+  }
+
+  async function insertTable(spaceId: number, name: string) {
+    const table = await db
+      .insertInto('tables')
+      .values({ account_id: accountId, space_id: spaceId, name, title_field_id: null, schema_version: 1, created_at: stamp, updated_at: stamp })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const field = await db
+      .insertInto('fields')
+      .values({
+        table_id: table.id,
+        slug: 'name',
+        name: 'Name',
+        type: 'text',
+        settings_json: JSON.stringify({ multiple: false, required: false, editable_by: 'members', hidden: null }),
+        position: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.updateTable('tables').set({ title_field_id: field.id }).where('id', '=', table.id).execute();
+    await createRecordTableAt0002(table.id, field.id);
+    nameColumns.set(table.id, `f_${field.id}`);
+    return { tableId: table.id as number, fieldId: field.id as number };
+  }
+
+  async function insertRecords(tableId: number, names: string[]) {
+    await db
+      .insertInto(`rec_${tableId}`)
+      .values(names.map((name) => ({ created_at: stamp, updated_at: stamp, created_by: null, _search: name.toLowerCase(), [nameColumns.get(tableId)!]: name })))
+      .execute();
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    db = opened.db as unknown as Kysely<any>;
+    const migrator = new Migrator({ db, provider: createMigrationProvider(opened.dialect) });
+    const { error, results } = await migrator.migrateTo('0002-search');
+    if (error) throw error;
+    expect(results?.map((r) => [r.migrationName, r.status])).toEqual([
+      ['0001-foundation', 'Success'],
+      ['0002-search', 'Success'],
+    ]);
+
+    // What a 0002 database held: an account with its owner, a space, two tables with their row counts.
+    accountId = (await db.insertInto('accounts').values({ name: 'Old', owner_user_id: null, created_at: stamp }).returning('id').executeTakeFirstOrThrow()).id;
+    const user = await db
+      .insertInto('users')
+      .values({ account_id: accountId, email: `old-${crypto.randomBytes(4).toString('hex')}@example.com`, name: 'Old Owner', password_hash: 'x', created_at: stamp, updated_at: stamp })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.updateTable('accounts').set({ owner_user_id: user.id }).where('id', '=', accountId).execute();
+    const space = await db
+      .insertInto('spaces')
+      .values({ account_id: accountId, name: 'Old space', storage_json: JSON.stringify({ kind: 'managed', settings: {}, sealed: null }), created_at: stamp, updated_at: stamp })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const full = await insertTable(space.id, 'Full');
+    fullId = full.tableId;
+    nameColumn = `f_${full.fieldId}`;
+    await insertRecords(fullId, ['Alpha', 'Beta', 'Gamma']);
+    await db.insertInto('table_row_counts').values({ table_id: fullId, row_count: 3 }).execute();
+    const empty = await insertTable(space.id, 'Empty');
+    emptyId = empty.tableId;
+    await db.insertInto('table_row_counts').values({ table_id: emptyId, row_count: 0 }).execute();
+  });
+
+  afterAll(async () => {
+    await opened?.destroy();
+    await database?.drop();
+  });
+
+  it('at 0002 the database has table_row_counts and no table_counters', async () => {
+    const names = await tableNames();
+    expect(names).toContain('table_row_counts');
+    expect(names).not.toContain('table_counters');
+    expect(await realCount(fullId)).toBe(3);
+    if (testEngine === 'sqlite') expect(await automerge(fullId)).toBe(4);
+  });
+
+  it('migrating to latest applies 0003 and 0004', async () => {
+    expect(await migrateToLatest(opened)).toEqual(['0003-table-counters', '0004-search-merging']);
+    expect(await migrateToLatest(opened)).toEqual([]);
+  });
+
+  it('table_row_counts is gone; table_counters holds the old counts on shard 0 with change_count 0', async () => {
+    const names = await tableNames();
+    expect(names).not.toContain('table_row_counts');
+    expect(names).toContain('table_counters');
+    const rows = await db.selectFrom('table_counters').selectAll().orderBy('table_id').execute();
+    expect(rows.map((r) => ({ table_id: r.table_id, shard: r.shard, row_count: Number(r.row_count), change_count: Number(r.change_count) }))).toEqual([
+      { table_id: fullId, shard: 0, row_count: 3, change_count: 0 },
+      { table_id: emptyId, shard: 0, row_count: 0, change_count: 0 },
+    ]);
+  });
+
+  it('the migration installed counter triggers on every existing record table', async () => {
+    const expected = (tableId: number) => ['delete', 'insert', 'update'].map((event) => `rec_${tableId}_count_${event}`);
+    for (const tableId of [fullId, emptyId]) {
+      const { rows } =
+        testEngine === 'sqlite'
+          ? await sql<{ name: string }>`select name from sqlite_master where type = 'trigger' and tbl_name = ${`rec_${tableId}`} and name like '%_count_%' order by name`.execute(db)
+          : await sql<{ name: string }>`select tgname as name from pg_trigger where tgrelid = ${`rec_${tableId}`}::regclass and not tgisinternal and tgname like '%_count_%' order by tgname`.execute(db);
+      expect(rows.map((r) => r.name)).toEqual(expected(tableId));
+    }
+  });
+
+  it('an insert moves the summed row_count by +1 and change_count up', async () => {
+    const before = await counters(fullId);
+    await insertRecords(fullId, ['Delta']);
+    const after = await counters(fullId);
+    expect(after.rows).toBe(before.rows + 1);
+    expect(after.rows).toBe(await realCount(fullId));
+    expect(after.changes).toBeGreaterThan(before.changes);
+  });
+
+  it('a multi-row insert moves row_count by the rows inserted', async () => {
+    const before = await counters(fullId);
+    await insertRecords(fullId, ['Epsilon', 'Zeta', 'Eta']);
+    const after = await counters(fullId);
+    expect(after.rows).toBe(before.rows + 3);
+    expect(after.rows).toBe(await realCount(fullId));
+    expect(after.changes).toBeGreaterThan(before.changes);
+  });
+
+  it('a delete moves the summed row_count by -1 and change_count up', async () => {
+    const before = await counters(fullId);
+    await db.deleteFrom(`rec_${fullId}`).where(nameColumn, '=', 'Alpha').execute();
+    const after = await counters(fullId);
+    expect(after.rows).toBe(before.rows - 1);
+    expect(after.rows).toBe(await realCount(fullId));
+    expect(after.changes).toBeGreaterThan(before.changes);
+  });
+
+  it('an update keeps row_count and moves change_count up', async () => {
+    const before = await counters(fullId);
+    await db.updateTable(`rec_${fullId}`).set({ [nameColumn]: 'Beta 2', _search: 'beta 2' }).where(nameColumn, '=', 'Beta').execute();
+    const after = await counters(fullId);
+    expect(after.rows).toBe(before.rows);
+    expect(after.changes).toBeGreaterThan(before.changes);
+  });
+
+  it('writes to one table leave the counters of the other table alone', async () => {
+    expect(await counters(emptyId)).toEqual({ rows: 0, changes: 0, shards: 1 });
+    await insertRecords(emptyId, ['Only']);
+    const after = await counters(emptyId);
+    expect(after.rows).toBe(1);
+    expect(after.changes).toBeGreaterThan(0);
+    await db.deleteFrom(`rec_${emptyId}`).execute();
+    expect((await counters(emptyId)).rows).toBe(0);
+    expect((await counters(fullId)).rows).toBe(await realCount(fullId));
+  });
+
+  it('the search index of every old table is tuned by 0004 (SQLite) and still follows its rows', async () => {
+    if (testEngine === 'sqlite') {
+      for (const tableId of [fullId, emptyId]) {
+        expect(await automerge(tableId)).toBe(8);
+      }
+      const fts = sql.table(`rec_${fullId}_fts`);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from ${fts} where ${fts} match ${'"gamma"'}`.execute(db);
+      expect(Number(rows[0].n)).toBe(1);
+    } else {
+      const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${`rec_${fullId}`} and indexname = ${`rec_${fullId}_search`}`.execute(db);
+      expect(rows).toHaveLength(1);
+    }
+  });
+
+  describe('the migrated database behind the app', () => {
+    let served: TestContext;
+    let key: string;
+
+    const post = async (url: string, body: unknown) => {
+      const response = await served.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      return { status: response.statusCode, body: response.json() };
+    };
+
+    beforeAll(async () => {
+      served = await buildSecondApp(database);
+      key = (await served.container.services.keys.createKey({ accountId, name: 'migrated' })).key;
+    });
+    afterAll(async () => {
+      await served?.close();
+    });
+
+    it('counts, filtered counts and writes through HTTP agree with the table', async () => {
+      const rows = await realCount(fullId);
+      expect((await post(`/api/table/${fullId}/records/count`, {})).body).toEqual({ count: rows, total: rows, total_approx: false, restricted: false });
+      expect((await post(`/api/table/${fullId}/records/count`, { where: { name: 'Gamma' } })).body).toEqual({ count: 1, total: rows, total_approx: false, restricted: true });
+      const created = await post(`/api/table/${fullId}/records/create`, { data: { name: 'Gamma' } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect((await post(`/api/table/${fullId}/records/count`, { where: { name: 'Gamma' } })).body).toEqual({ count: 2, total: rows + 1, total_approx: false, restricted: true });
+      expect((await post(`/api/table/${fullId}/records/count`, { search: 'gamm' })).body).toEqual({ count: 2, total: rows + 1, total_approx: false, restricted: true });
+      expect((await post(`/api/table/${fullId}/record/${created.body.id}/delete`, {})).status).toBe(200);
+      expect((await post(`/api/table/${fullId}/records/count`, { where: { name: 'Gamma' } })).body).toEqual({ count: 1, total: rows, total_approx: false, restricted: true });
+      expect((await post(`/api/table/${emptyId}/records/count`, {})).body).toEqual({ count: 0, total: 0, total_approx: false, restricted: false });
+    });
+  });
+});
