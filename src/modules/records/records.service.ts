@@ -89,7 +89,8 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
 
     /**
      * The bulk path: validates every row like a create, then inserts in multi-row statements,
-     * each one statement, so all-or-nothing. Reports progress after each batch. Answers the number inserted.
+     * one statement per batch, so each batch is all-or-nothing. Reports progress after each batch.
+     * Answers the number inserted.
      */
     async importRecords(actor: Actor, tableId: number, rows: Iterable<unknown>, onProgress?: (inserted: number) => void): Promise<number> {
       const table = await loadTable(actor, tableId);
