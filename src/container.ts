@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
+import { createMetadataCache } from './db/metadata-cache.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createKeysService } from './modules/keys/keys.service.js';
@@ -34,14 +35,15 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   if (options.migrate !== false) await migrateToLatest(database);
   const secretBox = createSecretBox(loadSecret(config));
   const base = { database, clock };
+  const metadataCache = createMetadataCache();
   const users = createUsersService(base);
-  const keys = createKeysService(base);
+  const keys = createKeysService({ ...base, metadataCache });
   const accounts = createAccountsService({ ...base, users, keys });
   const auth = createAuthService(base);
   const spaces = createSpacesService({ ...base, secretBox });
   const tables = createTablesService(base);
   const fields = createFieldsService({ ...base, tables });
-  const records = createRecordsService(base);
+  const records = createRecordsService({ ...base, metadataCache });
   return {
     config,
     clock,

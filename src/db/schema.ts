@@ -40,6 +40,7 @@ export interface SystemSchema {
     settings_json: string;
     position: number;
   };
+  metadata_version: { id: number; version: number };
   table_counters: { table_id: number; shard: number; row_count: number; change_count: number };
   table_indexes: { id: Generated<number>; table_id: number; name: string; field_ids_json: string };
   api_keys: {

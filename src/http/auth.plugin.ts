@@ -10,8 +10,11 @@ declare module 'fastify' {
     actor: Actor | null;
   }
   interface FastifyContextConfig {
-    /** `public` routes skip authentication. */
-    auth?: 'public';
+    /**
+     * `public` routes skip authentication; `cached` routes may take the API key from the
+     * metadata cache because they confirm its version in their own statements (records).
+     */
+    auth?: 'public' | 'cached';
   }
 }
 
@@ -45,7 +48,7 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
     if (header !== undefined) {
       const match = bearerPattern.exec(header.trim());
       if (!match) throw new UnauthorizedError();
-      request.actor = await services.keys.authenticateKey(match[1], request.ip);
+      request.actor = await services.keys.authenticateKey(match[1], request.ip, { cached: request.routeOptions.config?.auth === 'cached' });
       return;
     }
     const token = request.cookies?.[sessionCookieName];

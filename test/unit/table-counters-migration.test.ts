@@ -149,8 +149,8 @@ describe(`table counters migration (${testEngine})`, () => {
     if (testEngine === 'sqlite') expect(await automerge(fullId)).toBe(4);
   });
 
-  it('migrating to latest applies 0003 and 0004', async () => {
-    expect(await migrateToLatest(opened)).toEqual(['0003-table-counters', '0004-search-merging']);
+  it('migrating to latest applies 0003 and every later migration', async () => {
+    expect(await migrateToLatest(opened)).toEqual(['0003-table-counters', '0004-search-merging', '0005-metadata-version']);
     expect(await migrateToLatest(opened)).toEqual([]);
   });
 

@@ -4,6 +4,7 @@ import { foundationMigration } from './0001-foundation.js';
 import { searchMigration } from './0002-search.js';
 import { tableCountersMigration } from './0003-table-counters.js';
 import { searchMergingMigration } from './0004-search-merging.js';
+import { metadataVersionMigration } from './0005-metadata-version.js';
 
 /** Migrations live in code (no file-system scanning), so the built binary carries them. */
 export function createMigrationProvider(dialect: Dialect): MigrationProvider {
@@ -14,6 +15,7 @@ export function createMigrationProvider(dialect: Dialect): MigrationProvider {
         '0002-search': searchMigration(dialect),
         '0003-table-counters': tableCountersMigration(dialect),
         '0004-search-merging': searchMergingMigration(dialect),
+        '0005-metadata-version': metadataVersionMigration(dialect),
       };
     },
   };

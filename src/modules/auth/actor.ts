@@ -15,6 +15,10 @@ export interface Actor {
   readonly readOnly: boolean;
   /** Spaces an account key is restricted to; null means unrestricted. */
   readonly spaceIds: readonly number[] | null;
+  /** The metadata version the identity was read at (API keys): records routes confirm it. */
+  readonly metadataVersion?: number;
+  /** Reads the identity again from the database, bypassing every cache (401 when it is gone). */
+  readonly refresh?: () => Promise<Actor>;
 }
 
 export type Role = 'admin' | 'editor' | 'reader';

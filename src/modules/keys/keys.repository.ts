@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
@@ -35,9 +36,10 @@ export async function insertKey(db: Db, key: NewKey): Promise<number> {
 }
 
 /**
- * The key with its account's owner and its acting user (the key's user, or the owner) in one
- * query: it runs on every request. Scalar subqueries rather than joins, because SQLite's planner,
- * given statistics of tiny tables, would scan the keys instead of using the secret's index.
+ * The key with its account's owner, its acting user (the key's user, or the owner) and the
+ * metadata version in one query: it runs whenever the key is not cached. Scalar subqueries
+ * rather than joins, because SQLite's planner, given statistics of tiny tables, would scan the
+ * keys instead of using the secret's index.
  */
 const selectActiveKey = prepareQuery((db: Db, secretHash: string) =>
   db
@@ -56,6 +58,7 @@ const selectActiveKey = prepareQuery((db: Db, secretHash: string) =>
         owner.as('owner_user_id'),
         acting.select('u.id').as('acting_user_id'),
         acting.select('u.email').as('acting_user_email'),
+        metadataVersionColumn.as('metadata_version'),
       ];
     })
     .where('k.secret_hash', '=', secretHash)

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import type { MetadataCache } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { generateApiKeySecret, hashToken } from '../../shared/credentials.js';
@@ -25,7 +26,9 @@ export interface IssuedKey {
   key: string;
 }
 
-export function createKeysService(deps: { database: Database; clock: Clock }) {
+type ActiveKey = NonNullable<Awaited<ReturnType<typeof keys.findActiveKeyBySecretHash>>>;
+
+export function createKeysService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache }) {
   const { db } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
 
@@ -33,6 +36,36 @@ export function createKeysService(deps: { database: Database; clock: Clock }) {
     const found = spaceIds.length === 0 ? [] : await db.selectFrom('spaces').select('id').where('account_id', '=', accountId).where('id', 'in', spaceIds).execute();
     const missing = spaceIds.filter((id) => !found.some((row) => row.id === id));
     if (missing.length > 0) throw new ValidationError(`Unknown space for this account: ${missing.join(', ')}`);
+  }
+
+  /**
+   * Resolves a bearer secret to the acting identity, or throws 401. `cached`: the key may come
+   * from the per-process metadata cache, for routes that confirm its version in their own
+   * statements (records); every other caller reads the database.
+   */
+  async function authenticateKey(secret: string, clientAddress: string, options: { cached?: boolean } = {}): Promise<Actor> {
+    const secretHash = hashToken(secret);
+    const cacheKey = `key:${secretHash}`;
+    const hit = options.cached ? (deps.metadataCache.get(cacheKey)?.value as ActiveKey | undefined) : undefined;
+    const row = hit ?? (await keys.findActiveKeyBySecretHash(db, secretHash));
+    if (!row || row.owner_user_id === null || row.acting_user_id === null || row.acting_user_email === null) throw new UnauthorizedError();
+    if (!hit) deps.metadataCache.set(cacheKey, Number(row.metadata_version), row);
+    if (row.ip_allow_json && !isIpAllowed(JSON.parse(row.ip_allow_json), clientAddress)) {
+      throw new UnauthorizedError('API key not allowed from this address', 'ip_not_allowed');
+    }
+    return {
+      accountId: row.account_id,
+      userId: row.acting_user_id,
+      userEmail: row.acting_user_email,
+      ownerUserId: row.owner_user_id,
+      via: row.user_id === null ? 'account_key' : 'personal_key',
+      keyId: row.id,
+      keyName: row.name,
+      readOnly: row.read_only === 1,
+      spaceIds: row.space_ids_json ? JSON.parse(row.space_ids_json) : null,
+      metadataVersion: Number(row.metadata_version),
+      refresh: () => authenticateKey(secret, clientAddress),
+    };
   }
 
   return {
@@ -94,25 +127,7 @@ export function createKeysService(deps: { database: Database; clock: Clock }) {
       return { id: keyId, name: row.name, kind: row.user_id === null ? 'account' : 'personal', key: secret };
     },
 
-    /** Resolves a bearer secret to the acting identity, or throws 401. */
-    async authenticateKey(secret: string, clientAddress: string): Promise<Actor> {
-      const row = await keys.findActiveKeyBySecretHash(db, hashToken(secret));
-      if (!row || row.owner_user_id === null || row.acting_user_id === null || row.acting_user_email === null) throw new UnauthorizedError();
-      if (row.ip_allow_json && !isIpAllowed(JSON.parse(row.ip_allow_json), clientAddress)) {
-        throw new UnauthorizedError('API key not allowed from this address', 'ip_not_allowed');
-      }
-      return {
-        accountId: row.account_id,
-        userId: row.acting_user_id,
-        userEmail: row.acting_user_email,
-        ownerUserId: row.owner_user_id,
-        via: row.user_id === null ? 'account_key' : 'personal_key',
-        keyId: row.id,
-        keyName: row.name,
-        readOnly: row.read_only === 1,
-        spaceIds: row.space_ids_json ? JSON.parse(row.space_ids_json) : null,
-      };
-    },
+    authenticateKey,
   };
 }
 

@@ -32,7 +32,8 @@ export function selectFields(table: RecordTable, whitelist: readonly string[] | 
   });
 }
 
-function titleOf(value: unknown): string | null {
+/** A record's title as text: title fields may be numbers, emails, selects… */
+export function titleText(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
@@ -48,7 +49,7 @@ export async function presentRecords(rows: readonly RecordRow[], table: RecordTa
     });
     return {
       id: Number(row.id),
-      title: table.titleField ? titleOf(row[fieldColumnName(table.titleField.id)]) : null,
+      title: table.titleField ? titleText(row[fieldColumnName(table.titleField.id)]) : null,
       created_at: row.created_at,
       updated_at: row.updated_at,
       data,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { metadataVersionColumn, type MetadataReads } from '../../db/metadata-cache.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import { ValidationError } from '../../shared/errors.js';
@@ -34,17 +35,23 @@ const selectTableWithMembership = prepareQuery((db: Kysely<SystemSchema>, tableI
       't.title_field_id',
       't.schema_version',
       eb.selectFrom('members as m').select('m.role').whereRef('m.space_id', '=', 't.space_id').where('m.user_id', '=', userId).as('role'),
+      metadataVersionColumn.as('metadata_version'),
     ])
     .where('t.id', '=', tableId),
 );
 
-async function findTableWithMembership(db: Kysely<SystemSchema>, actor: Actor, tableId: number) {
-  return (await selectTableWithMembership(db, tableId, actor.userId))[0];
+/** The table row with the user's role, through the metadata cache (a missing table is not cached). */
+async function findTableWithMembership(db: Kysely<SystemSchema>, reads: MetadataReads, actor: Actor, tableId: number) {
+  const found = await reads.load(`table:${tableId}:${actor.userId}`, async () => {
+    const [row] = await selectTableWithMembership(db, tableId, actor.userId);
+    return { version: Number(row?.metadata_version ?? 0), value: { row } };
+  });
+  return found.row;
 }
 
 /** A table the caller cannot see answers `400 Invalid Table`, exactly like one that does not exist. */
-export async function loadRecordTable(db: Kysely<SystemSchema>, cache: TableSchemaCache, actor: Actor, tableId: number): Promise<RecordTable> {
-  const row = await findTableWithMembership(db, actor, tableId);
+export async function loadRecordTable(db: Kysely<SystemSchema>, cache: TableSchemaCache, reads: MetadataReads, actor: Actor, tableId: number): Promise<RecordTable> {
+  const row = await findTableWithMembership(db, reads, actor, tableId);
   const implied = row ? impliedSpaceRole(actor, { id: row.space_id, account_id: row.account_id }) : null;
   const role = implied === undefined ? ((row?.role as Role | null) ?? null) : implied;
   if (!row || !role) throw new ValidationError('Invalid Table', 'invalid_table');

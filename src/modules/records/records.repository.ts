@@ -1,21 +1,52 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import { recordTableName } from '../tables/physical-schema.js';
 
 /** Record tables are created at run time, so they are reached through an untyped Kysely. */
 type Db = Kysely<any>;
 
+const systemColumns = ['id', 'created_at', 'updated_at'];
+
 export type RecordRow = Record<string, unknown> & { id: number; created_at: string; updated_at: string };
 
-export interface SelectOptions {
+/**
+ * A single-lookup column whose target title the reading statement carries itself, so that
+ * presenting the rows needs no further query: `<column>__found` (the target id, null when the
+ * record is gone) and `<column>__title` (when the target has a title field).
+ */
+export interface TitleLookup {
+  column: string;
+  targetTableId: number;
+  titleColumn: string | null;
+}
+
+export const foundAlias = (column: string) => `${column}__found`;
+export const titleAlias = (column: string) => `${column}__title`;
+
+/** What a read selects from the record table aliased `r`. */
+export interface ReadSelection {
   columns: readonly string[];
+  titles: readonly TitleLookup[];
+}
+
+export interface SelectOptions extends ReadSelection {
   where: RawBuilder<boolean> | null;
   orderBy: readonly RawBuilder<unknown>[];
   limit: number;
   offset: number;
 }
 
-const systemColumns = ['id', 'created_at', 'updated_at'];
+function selectionOf(selection: ReadSelection) {
+  const list: (string | AliasedRawBuilder<unknown, string>)[] = [...systemColumns, ...selection.columns].map((column) => `r.${column}`);
+  for (const lookup of selection.titles) {
+    const target = sql.table(recordTableName(lookup.targetTableId));
+    const pointer = sql.ref(`r.${lookup.column}`);
+    list.push(sql`(select lk.id from ${target} as lk where lk.id = ${pointer})`.as(foundAlias(lookup.column)));
+    if (lookup.titleColumn) list.push(sql`(select lk.${sql.ref(lookup.titleColumn)} from ${target} as lk where lk.id = ${pointer})`.as(titleAlias(lookup.column)));
+  }
+  return list;
+}
 
 export async function insertRecord(db: Db, tableId: number, values: Record<string, unknown>): Promise<number> {
   const row = await db.insertInto(recordTableName(tableId)).values(values).returning('id').executeTakeFirstOrThrow();
@@ -40,35 +71,57 @@ export async function findRecordRows(db: Db, tableId: number, recordIds: readonl
 }
 
 /**
- * A page of records in two steps within one statement: the inner query sorts and pages only
- * ids (a narrow sort, often an index walk), the outer one reads the full rows of that page.
- * Sorting whole rows, long texts included, costs several times more.
+ * One record, with the metadata version the statement saw, even when the record does not
+ * exist (the version row drives the join).
  */
-export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<RecordRow[]> {
+export async function findRecordWithVersion(db: Db, tableId: number, recordId: number, selection: ReadSelection): Promise<{ row: RecordRow | undefined; version: number }> {
+  const row = await db
+    .selectFrom('metadata_version as v')
+    .leftJoin(`${recordTableName(tableId)} as r`, (join) => join.on('r.id', '=', recordId))
+    .select(['v.version as metadata_version', ...selectionOf(selection)])
+    .where('v.id', '=', 1)
+    .executeTakeFirstOrThrow();
+  return { row: row.id === null ? undefined : (row as RecordRow), version: Number(row.metadata_version) };
+}
+
+/**
+ * A page of records in two steps within one statement: the inner query sorts and pages only
+ * ids (a narrow sort, often an index walk), the outer one reads the full rows of that page,
+ * each carrying the metadata version the statement saw. Sorting whole rows, long texts
+ * included, costs several times more.
+ */
+export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<Array<RecordRow & { metadata_version: number | string }>> {
   const table = recordTableName(tableId);
   let page = db.selectFrom(table).select('id');
   if (options.where) page = page.where(options.where);
   for (const order of options.orderBy) page = page.orderBy(order);
   page = page.limit(options.limit).offset(options.offset);
-  let query = db.selectFrom(table).select([...systemColumns, ...options.columns]).where('id', 'in', page);
+  let query = db
+    .selectFrom(`${table} as r`)
+    .select([...selectionOf(options), metadataVersionColumn.as('metadata_version')])
+    .where('r.id', 'in', page);
   for (const order of options.orderBy) query = query.orderBy(order);
-  return (await query.execute()) as RecordRow[];
+  return (await query.execute()) as Array<RecordRow & { metadata_version: number | string }>;
 }
 
 const selectCounters = prepareQuery((db: Db, tableId: number) =>
   db
     .selectFrom('table_counters')
-    .select([sql<number>`coalesce(sum(row_count), 0)`.as('rows'), sql<number>`coalesce(sum(change_count), 0)`.as('changes')])
+    .select([
+      sql<number>`coalesce(sum(row_count), 0)`.as('rows'),
+      sql<number>`coalesce(sum(change_count), 0)`.as('changes'),
+      metadataVersionColumn.as('metadata_version'),
+    ])
     .where('table_id', '=', tableId),
 );
 
 /**
  * The table's exact row count and its change counter (grows with every write), both kept by
- * the record table's triggers and summed over the counter shards.
+ * the record table's triggers and summed over the counter shards, with the metadata version.
  */
-export async function readCounters(db: Db, tableId: number): Promise<{ rows: number; changes: number }> {
+export async function readCounters(db: Db, tableId: number): Promise<{ rows: number; changes: number; metadataVersion: number }> {
   const [row] = await selectCounters(db, tableId);
-  return { rows: Number(row?.rows ?? 0), changes: Number(row?.changes ?? 0) };
+  return { rows: Number(row?.rows ?? 0), changes: Number(row?.changes ?? 0), metadataVersion: Number(row?.metadata_version) };
 }
 
 export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null): Promise<number> {

@@ -2,20 +2,22 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
-import { ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { createMetadataReads, readMetadataVersion, StaleMetadataError, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
+import { AppError, ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../tables/field-definition.js';
 import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
 import { getFieldType } from './fields/registry.js';
 import { compileConditions, compileOrder, compileSearch } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
-import { createRecordContexts } from './record-context.js';
-import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
+import { createRecordContexts, type RecordContexts } from './record-context.js';
+import { columnsFor, presentRecords, selectFields, titleText, type RecordObject } from './record-reader.js';
 import { loadRecordTable, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
+import { foundAlias, titleAlias, type ReadSelection, type RecordRow, type TitleLookup } from './records.repository.js';
 
 const recordNotFound = () => new ValidationError('Record not found', 'record_not_found');
 const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, 'invalid_field');
@@ -31,71 +33,133 @@ function checkDataBody(body: unknown, required: boolean): unknown {
   return data ?? {};
 }
 
-export function createRecordsService(deps: { database: Database; clock: Clock }) {
+/** One attempt at a record call: the caller, the table and the metadata reads it relies on. */
+interface Attempt {
+  actor: Actor;
+  table: RecordTable;
+  reads: MetadataReads;
+  contexts: RecordContexts;
+}
+
+export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
   const countCache = createCountCache();
-  const loadTable = (actor: Actor, tableId: number) => loadRecordTable(db, schemaCache, actor, tableId);
-  const contextsFor = (actor: Actor, table: RecordTable) => createRecordContexts(deps.database, deps.clock, schemaCache, actor, table);
 
-  async function readRecords(actor: Actor, table: RecordTable, ids: readonly number[], fields: readonly Field[] = table.fields): Promise<RecordObject[]> {
-    const rows = await records.findRecordRows(db, table.id, ids, columnsFor(table, fields));
-    const byId = new Map(rows.map((row) => [Number(row.id), row]));
-    const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-    return presentRecords(ordered, table, fields, contextsFor(actor, table).read);
+  async function openAttempt(actor: Actor, tableId: number, cached: boolean): Promise<Attempt> {
+    const reads = createMetadataReads(deps.metadataCache, cached);
+    reads.use(actor.metadataVersion);
+    const table = await loadRecordTable(db, schemaCache, reads, actor, tableId);
+    return { actor, table, reads, contexts: createRecordContexts(deps.database, deps.clock, schemaCache, reads, actor, table) };
+  }
+
+  /**
+   * Runs a record call on cached metadata (key, table, role, members, users, title columns),
+   * which its statements confirm by reading the metadata version along with their data. If a
+   * statement saw a newer version, or the call failed with a client error before confirming
+   * (which stale metadata could cause), it runs once more on metadata read afresh, the key
+   * included: a key revoked by another process then answers 401.
+   */
+  async function onTable<T>(actor: Actor, tableId: number, call: (attempt: Attempt) => Promise<T>): Promise<T> {
+    let first: Attempt | undefined;
+    try {
+      first = await openAttempt(actor, tableId, true);
+      return await call(first);
+    } catch (error) {
+      const retry = !first?.reads.confirmed && (error instanceof StaleMetadataError || error instanceof AppError);
+      if (!retry) throw error;
+      const current = actor.refresh ? await actor.refresh() : actor;
+      return call(await openAttempt(current, tableId, false));
+    }
+  }
+
+  /** Confirms the metadata relied on against the version now: writes do it just before writing. */
+  async function confirmCurrentMetadata(attempt: Attempt): Promise<void> {
+    attempt.reads.confirm(await readMetadataVersion(db));
+  }
+
+  /** The columns a read of `fields` selects, with the titles of single lookups read by the same statement. */
+  async function readSelection(attempt: Attempt, fields: readonly Field[]): Promise<ReadSelection> {
+    const titles: TitleLookup[] = [];
+    for (const field of fields) {
+      if (field.type !== 'lookup' || field.multiple) continue;
+      const targetTableId = field.settings.table_id as number;
+      const titleColumn = await attempt.contexts.titleColumn(targetTableId);
+      if (titleColumn !== undefined) titles.push({ column: fieldColumnName(field.id), targetTableId, titleColumn });
+    }
+    return { columns: columnsFor(attempt.table, fields), titles };
+  }
+
+  /** Rows → record objects, after handing the titles the statement read to the lookup fields. */
+  function present(attempt: Attempt, rows: readonly RecordRow[], fields: readonly Field[], selection: ReadSelection): Promise<RecordObject[]> {
+    for (const lookup of selection.titles) {
+      attempt.contexts.rememberTitles(
+        lookup.targetTableId,
+        rows.filter((row) => row[lookup.column] !== null && row[lookup.column] !== undefined).map((row) => [Number(row[lookup.column]), row[foundAlias(lookup.column)] === null ? undefined : titleText(row[titleAlias(lookup.column)])]),
+      );
+    }
+    return presentRecords(rows, attempt.table, fields, attempt.contexts.read);
+  }
+
+  async function readRecord(attempt: Attempt, recordId: number): Promise<RecordObject> {
+    const selection = await readSelection(attempt, attempt.table.fields);
+    const { row, version } = await records.findRecordWithVersion(db, attempt.table.id, recordId, selection);
+    attempt.reads.confirm(version);
+    if (!row) throw recordNotFound();
+    return (await present(attempt, [row], attempt.table.fields, selection))[0];
   }
 
   /** A view id other than 0 names a view that does not exist: views arrive with their own capability. */
-  async function compileQuery(actor: Actor, table: RecordTable, query: ParsedQuery) {
+  async function compileQuery(attempt: Attempt, query: ParsedQuery) {
+    const { table, contexts } = attempt;
     if (query.viewId !== null && query.viewId !== 0) throw new ViewQueryNotFoundError();
-    const contexts = contextsFor(actor, table);
     // `where` and `filters` are compiled apart and AND-ed: expanding their product into one DNF
     // could multiply a few hundred conditions into tens of thousands.
     const whereConditions = await compileConditions(query.whereConditions.length > 0 ? [query.whereConditions] : [], table.fieldsBySlug, contexts.filter);
     const filters = await compileConditions(query.filters, table.fieldsBySlug, contexts.filter);
     const search = compileSearch(query.search, recordTableName(table.id), dialect);
     const where = [whereConditions, filters, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
-    return { where, orderBy: compileOrder(query.orderBy, query.orderDir, table.fieldsBySlug, dialect), contexts };
+    return { where, orderBy: compileOrder(query.orderBy, query.orderDir, table.fieldsBySlug, dialect) };
   }
 
-  async function parse(actor: Actor, tableId: number, body: unknown, mode: QueryMode) {
-    const table = await loadTable(actor, tableId);
+  async function parse(attempt: Attempt, body: unknown, mode: QueryMode) {
     const query = parseQueryBody(body, mode);
-    return { table, query, ...(await compileQuery(actor, table, query)) };
+    return { query, ...(await compileQuery(attempt, query)) };
   }
 
   return {
-    async createRecord(actor: Actor, tableId: number, body: unknown): Promise<RecordObject> {
-      const table = await loadTable(actor, tableId);
-      assertCanWriteRecords(actor, table);
-      const data = checkDataBody(body, false);
-      const contexts = contextsFor(actor, table);
-      const values = await prepareValues(data, table, contexts.write, true);
-      const timestamp = now();
-      // One statement: the row, its search entry and the table's counters (triggers) together.
-      const id = await records.insertRecord(db, tableId, {
-        ...toColumns(values, dialect),
-        created_at: timestamp,
-        updated_at: timestamp,
-        created_by: actor.userId,
-        _search: buildSearchText(values),
+    createRecord(actor: Actor, tableId: number, body: unknown): Promise<RecordObject> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table, contexts } = attempt;
+        assertCanWriteRecords(attempt.actor, table);
+        const data = checkDataBody(body, false);
+        const values = await prepareValues(data, table, contexts.write, true);
+        await confirmCurrentMetadata(attempt);
+        const timestamp = now();
+        // One statement: the row, its search entry and the table's counters (triggers) together.
+        const id = await records.insertRecord(db, tableId, {
+          ...toColumns(values, dialect),
+          created_at: timestamp,
+          updated_at: timestamp,
+          created_by: attempt.actor.userId,
+          _search: buildSearchText(values),
+        });
+        // The new row is exactly what was written: present it without reading it back.
+        const row: RecordRow = { id, created_at: timestamp, updated_at: timestamp };
+        for (const field of table.fields) row[fieldColumnName(field.id)] = values.get(field) ?? null;
+        return (await presentRecords([row], table, table.fields, contexts.read))[0];
       });
-      // The new row is exactly what was written: present it without reading it back.
-      const row: records.RecordRow = { id, created_at: timestamp, updated_at: timestamp };
-      for (const field of table.fields) row[fieldColumnName(field.id)] = values.get(field) ?? null;
-      return (await presentRecords([row], table, table.fields, contexts.read))[0];
     },
 
     /**
      * The bulk path: validates every row like a create, then inserts in multi-row statements,
      * one statement per batch, so each batch is all-or-nothing. Reports progress after each batch.
-     * Answers the number inserted.
+     * Answers the number inserted. Metadata is read afresh (an import is long; its caller is trusted code).
      */
     async importRecords(actor: Actor, tableId: number, rows: Iterable<unknown>, onProgress?: (inserted: number) => void): Promise<number> {
-      const table = await loadTable(actor, tableId);
+      const { table, contexts } = await openAttempt(actor, tableId, false);
       assertCanWriteRecords(actor, table);
-      const context = contextsFor(actor, table).write;
       const batchSize = Math.max(1, Math.floor(30_000 / (table.fields.length + 5)));
       let batch: Record<string, unknown>[] = [];
       let inserted = 0;
@@ -106,7 +170,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
         onProgress?.(inserted);
       };
       for (const data of rows) {
-        const values = await prepareValues(data, table, context, true);
+        const values = await prepareValues(data, table, contexts.write, true);
         const timestamp = now();
         batch.push({ ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: actor.userId, _search: buildSearchText(values) });
         if (batch.length >= batchSize) await flush();
@@ -115,83 +179,98 @@ export function createRecordsService(deps: { database: Database; clock: Clock })
       return inserted;
     },
 
-    async getRecord(actor: Actor, tableId: number, recordId: number): Promise<RecordObject> {
-      const table = await loadTable(actor, tableId);
-      const [record] = await readRecords(actor, table, [recordId]);
-      if (!record) throw recordNotFound();
-      return record;
+    getRecord(actor: Actor, tableId: number, recordId: number): Promise<RecordObject> {
+      return onTable(actor, tableId, (attempt) => readRecord(attempt, recordId));
     },
 
     /** Only the given fields change; the search text is rebuilt from the merged values. */
-    async updateRecord(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<RecordObject> {
-      const table = await loadTable(actor, tableId);
-      assertCanWriteRecords(actor, table);
-      const data = checkDataBody(body, true);
-      const changes = await prepareValues(data, table, contextsFor(actor, table).write, false);
-      const searchable = table.fields.filter((f) => getFieldType(f.type).searchable);
-      await db.transaction().execute(async (trx) => {
-        const [row] = await records.findRecordRows(trx, tableId, [recordId], searchable.map((f) => fieldColumnName(f.id)));
-        if (!row) throw recordNotFound();
-        const columns: Record<string, unknown> = { ...toColumns(changes, dialect), updated_at: now() };
-        if ([...changes.keys()].some((f) => getFieldType(f.type).searchable)) {
-          const merged = new Map(searchable.map((f) => [f, storedFromColumn(f, row[fieldColumnName(f.id)])]));
-          for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
-          columns._search = buildSearchText(merged);
-        }
-        await records.updateRecord(trx, tableId, recordId, columns);
+    updateRecord(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<RecordObject> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table, contexts } = attempt;
+        assertCanWriteRecords(attempt.actor, table);
+        const data = checkDataBody(body, true);
+        const changes = await prepareValues(data, table, contexts.write, false);
+        await confirmCurrentMetadata(attempt);
+        const searchable = table.fields.filter((f) => getFieldType(f.type).searchable);
+        await db.transaction().execute(async (trx) => {
+          const [row] = await records.findRecordRows(trx, tableId, [recordId], searchable.map((f) => fieldColumnName(f.id)));
+          if (!row) throw recordNotFound();
+          const columns: Record<string, unknown> = { ...toColumns(changes, dialect), updated_at: now() };
+          if ([...changes.keys()].some((f) => getFieldType(f.type).searchable)) {
+            const merged = new Map(searchable.map((f) => [f, storedFromColumn(f, row[fieldColumnName(f.id)])]));
+            for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
+            columns._search = buildSearchText(merged);
+          }
+          await records.updateRecord(trx, tableId, recordId, columns);
+        });
+        return readRecord(attempt, recordId);
       });
-      return (await readRecords(actor, table, [recordId]))[0];
     },
 
-    async deleteRecord(actor: Actor, tableId: number, recordId: number) {
-      const table = await loadTable(actor, tableId);
-      assertCanWriteRecords(actor, table);
-      const deleted = await records.deleteRecords(db, tableId, [recordId]);
-      if (deleted.length === 0) throw recordNotFound();
-      return { id: recordId, deleted: true as const };
+    deleteRecord(actor: Actor, tableId: number, recordId: number) {
+      return onTable(actor, tableId, async (attempt) => {
+        assertCanWriteRecords(attempt.actor, attempt.table);
+        await confirmCurrentMetadata(attempt);
+        const deleted = await records.deleteRecords(db, tableId, [recordId]);
+        if (deleted.length === 0) throw recordNotFound();
+        return { id: recordId, deleted: true as const };
+      });
     },
 
-    async deleteBatch(actor: Actor, tableId: number, body: unknown) {
-      const table = await loadTable(actor, tableId);
-      assertCanWriteRecords(actor, table);
-      const ids = (body as { record_ids?: unknown } | null)?.record_ids;
-      if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647)) {
-        throw new ValidationError('Invalid parameters: record_ids must be an array of record ids');
-      }
-      if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
-      const unique = [...new Set(ids as number[])];
-      const deleted = new Set(await records.deleteRecords(db, tableId, unique));
-      return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
+    deleteBatch(actor: Actor, tableId: number, body: unknown) {
+      return onTable(actor, tableId, async (attempt) => {
+        assertCanWriteRecords(attempt.actor, attempt.table);
+        const ids = (body as { record_ids?: unknown } | null)?.record_ids;
+        if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647)) {
+          throw new ValidationError('Invalid parameters: record_ids must be an array of record ids');
+        }
+        if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
+        const unique = [...new Set(ids as number[])];
+        await confirmCurrentMetadata(attempt);
+        const deleted = new Set(await records.deleteRecords(db, tableId, unique));
+        return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
+      });
     },
 
-    async queryRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
-      const { table, query, where, orderBy, contexts } = await parse(actor, tableId, body, 'query');
-      const fields = selectFields(table, query.fields, invalidField);
-      const rows = await records.selectRecordRows(db, tableId, { columns: columnsFor(table, fields), where, orderBy, limit: query.limit!, offset: query.offset! });
-      return presentRecords(rows, table, fields, contexts.read);
+    queryRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { query, where, orderBy } = await parse(attempt, body, 'query');
+        const fields = selectFields(attempt.table, query.fields, invalidField);
+        const selection = await readSelection(attempt, fields);
+        const rows = await records.selectRecordRows(db, tableId, { ...selection, where, orderBy, limit: query.limit!, offset: query.offset! });
+        attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
+        return present(attempt, rows, fields, selection);
+      });
     },
 
     /**
      * `total` is exact; `restricted` says whether filters or search narrowed the table. A
      * filtered count is answered from the count cache while the table has not changed.
      */
-    async countRecords(actor: Actor, tableId: number, body: unknown) {
-      const { table, where } = await parse(actor, tableId, body, 'count');
-      const counters = await records.readCounters(db, tableId);
-      if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
-      const compiled = where.compile(db);
-      const key = `${tableId}:${table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
-      let count = countCache.get(key, counters.changes);
-      if (count === undefined) {
-        count = await records.countRecords(db, tableId, where);
-        countCache.set(key, counters.changes, count);
-      }
-      return { count, total: counters.rows, total_approx: false, restricted: true };
+    countRecords(actor: Actor, tableId: number, body: unknown) {
+      return onTable(actor, tableId, async (attempt) => {
+        const { where } = await parse(attempt, body, 'count');
+        const counters = await records.readCounters(db, tableId);
+        attempt.reads.confirm(counters.metadataVersion);
+        if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
+        const compiled = where.compile(db);
+        const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
+        let count = countCache.get(key, counters.changes);
+        if (count === undefined) {
+          count = await records.countRecords(db, tableId, where);
+          countCache.set(key, counters.changes, count);
+        }
+        return { count, total: counters.rows, total_approx: false, restricted: true };
+      });
     },
 
     /** Every matching id, as JSON text chunks, so a million ids never form one string. */
     async streamIds(actor: Actor, tableId: number, body: unknown): Promise<AsyncGenerator<string>> {
-      const { where, orderBy } = await parse(actor, tableId, body, 'ids');
+      const { where, orderBy } = await onTable(actor, tableId, async (attempt) => {
+        const compiled = await parse(attempt, body, 'ids');
+        await confirmCurrentMetadata(attempt);
+        return compiled;
+      });
       const ids = records.streamRecordIds(db, tableId, where, orderBy);
       // The first row is fetched before the 200 starts, so a failing statement answers a JSON
       // error instead of a response broken off after `[`.

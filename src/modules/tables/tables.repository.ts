@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import type { Field, FieldDraft } from './field-definition.js';
@@ -20,9 +21,9 @@ export async function findTable(db: Db, tableId: number) {
   return db.selectFrom('tables').selectAll().where('id', '=', tableId).executeTakeFirst();
 }
 
-/** Account, title field and schema version of a table: read for every lookup field in a response. */
+/** Account, title field and schema version of a table, with the metadata version: the target of a lookup field. */
 const selectTableMeta = prepareQuery((db: Db, tableId: number) =>
-  db.selectFrom('tables').select(['id', 'account_id', 'title_field_id', 'schema_version']).where('id', '=', tableId),
+  db.selectFrom('tables').select(['id', 'account_id', 'title_field_id', 'schema_version', metadataVersionColumn.as('metadata_version')]).where('id', '=', tableId),
 );
 
 export async function findTableMeta(db: Db, tableId: number) {

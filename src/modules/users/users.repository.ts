@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -28,9 +29,9 @@ export async function findUserById(db: Db, userId: number) {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }
 
-export async function findUsersByIds(db: Db, accountId: number, userIds: readonly number[]) {
-  if (userIds.length === 0) return [];
-  return db.selectFrom('users').select(['id', 'email', 'name']).where('account_id', '=', accountId).where('id', 'in', userIds).execute();
+/** Every user of an account, with the metadata version: what user values are presented from. */
+export async function listAccountUsers(db: Db, accountId: number) {
+  return db.selectFrom('users').select(['id', 'email', 'name', metadataVersionColumn.as('metadata_version')]).where('account_id', '=', accountId).execute();
 }
 
 export async function updateUser(db: Db, userId: number, changes: { email?: string; name?: string; password_hash?: string; updated_at: string }): Promise<void> {
