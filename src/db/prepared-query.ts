@@ -1,8 +1,30 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 
 /** Stand-ins the query is first built with, so their positions among the parameters can be found. */
 class Placeholder {
   constructor(readonly index: number) {}
+}
+
+interface Prepared<Row> {
+  sql: string;
+  slots: number[];
+  query: CompiledQuery<Row>;
+}
+
+function compileWithPlaceholders<Row>(count: number, build: (placeholders: unknown[]) => Compilable<Row>): Prepared<Row> {
+  const query = build(Array.from({ length: count }, (_, index) => new Placeholder(index))).compile();
+  const slots = query.parameters.map((value) => {
+    if (!(value instanceof Placeholder)) throw new Error(`prepareQuery: a constant parameter in ${query.sql}`);
+    return value.index;
+  });
+  return { sql: query.sql, slots, query };
+}
+
+async function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
+  const parameters = prepared.slots.map((slot) => params[slot]);
+  const result = await db.executeQuery<Row>({ ...CompiledQuery.raw(prepared.sql, parameters), query: prepared.query.query } as CompiledQuery<Row>);
+  return result.rows;
 }
 
 /**
@@ -12,21 +34,29 @@ class Placeholder {
  * not depend on the values (no `in` lists of varying length).
  */
 export function prepareQuery<Row, Params extends unknown[]>(build: (db: Kysely<any>, ...params: Params) => Compilable<Row>) {
-  const compiledBy = new WeakMap<Kysely<any>, { sql: string; slots: number[]; query: CompiledQuery<Row> }>();
+  const compiledBy = new WeakMap<Kysely<any>, Prepared<Row>>();
   return async (db: Kysely<any>, ...params: Params): Promise<Row[]> => {
-    let compiled = compiledBy.get(db);
-    if (!compiled) {
-      const placeholders = params.map((_, index) => new Placeholder(index)) as unknown as Params;
-      const query = build(db, ...placeholders).compile();
-      const slots = query.parameters.map((value) => {
-        if (!(value instanceof Placeholder)) throw new Error(`prepareQuery: a constant parameter in ${query.sql}`);
-        return value.index;
-      });
-      compiled = { sql: query.sql, slots, query };
-      compiledBy.set(db, compiled);
-    }
-    const parameters = compiled.slots.map((slot) => params[slot]);
-    const result = await db.executeQuery<Row>({ ...CompiledQuery.raw(compiled.sql, parameters), query: compiled.query.query } as CompiledQuery<Row>);
-    return result.rows;
+    let prepared = compiledBy.get(db);
+    if (!prepared) compiledBy.set(db, (prepared = compileWithPlaceholders(params.length, (placeholders) => build(db, ...(placeholders as Params)))));
+    return runPrepared(db, prepared, params);
+  };
+}
+
+/**
+ * The same for a query whose SQL depends on a shape (a record table and its columns): compiled
+ * once per shape, named by `keyOf`, and kept for the most recently used shapes.
+ */
+export function prepareShapedQuery<Shape, Row, Params extends unknown[]>(
+  keyOf: (shape: Shape) => string,
+  build: (db: Kysely<any>, shape: Shape, ...params: Params) => Compilable<Row>,
+) {
+  const compiledBy = new WeakMap<Kysely<any>, LRUCache<string, Prepared<Row>>>();
+  return async (db: Kysely<any>, shape: Shape, ...params: Params): Promise<Row[]> => {
+    let shapes = compiledBy.get(db);
+    if (!shapes) compiledBy.set(db, (shapes = new LRUCache({ max: 500 })));
+    const key = keyOf(shape);
+    let prepared = shapes.get(key);
+    if (!prepared) shapes.set(key, (prepared = compileWithPlaceholders(params.length, (placeholders) => build(db, shape, ...(placeholders as Params)))));
+    return runPrepared(db, prepared, params);
   };
 }

@@ -1,6 +1,6 @@
 import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
-import { prepareQuery } from '../../db/prepared-query.js';
+import { prepareQuery, prepareShapedQuery } from '../../db/prepared-query.js';
 import { recordTableName } from '../tables/physical-schema.js';
 
 /** Record tables are created at run time, so they are reached through an untyped Kysely. */
@@ -70,17 +70,22 @@ export async function findRecordRows(db: Db, tableId: number, recordIds: readonl
     .execute()) as RecordRow[];
 }
 
+const selectRecordWithVersion = prepareShapedQuery(
+  (shape: ReadSelection & { tableId: number }) => JSON.stringify(shape),
+  (db: Db, shape: ReadSelection & { tableId: number }, recordId: number) =>
+    db
+      .selectFrom('metadata_version as v')
+      .leftJoin(`${recordTableName(shape.tableId)} as r`, (join) => join.on('r.id', '=', recordId))
+      .select(['v.version as metadata_version', ...selectionOf(shape)])
+      .where('v.id', '=', sql.lit(1)),
+);
+
 /**
  * One record, with the metadata version the statement saw, even when the record does not
- * exist (the version row drives the join).
+ * exist (the version row drives the join). Compiled once per table and selection.
  */
 export async function findRecordWithVersion(db: Db, tableId: number, recordId: number, selection: ReadSelection): Promise<{ row: RecordRow | undefined; version: number }> {
-  const row = await db
-    .selectFrom('metadata_version as v')
-    .leftJoin(`${recordTableName(tableId)} as r`, (join) => join.on('r.id', '=', recordId))
-    .select(['v.version as metadata_version', ...selectionOf(selection)])
-    .where('v.id', '=', 1)
-    .executeTakeFirstOrThrow();
+  const [row] = await selectRecordWithVersion(db, { tableId, columns: selection.columns, titles: selection.titles }, recordId);
   return { row: row.id === null ? undefined : (row as RecordRow), version: Number(row.metadata_version) };
 }
 
