@@ -2,8 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
-import { createMetadataReads, readMetadataVersion, StaleMetadataError, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
-import { AppError, ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { createMetadataReads, readMetadataVersion, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
+import { ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../tables/field-definition.js';
 import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
@@ -57,9 +57,9 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   /**
    * Runs a record call on cached metadata (key, table, role, members, users, title columns),
    * which its statements confirm by reading the metadata version along with their data. If a
-   * statement saw a newer version, or the call failed with a client error before confirming
-   * (which stale metadata could cause), it runs once more on metadata read afresh, the key
-   * included: a key revoked by another process then answers 401.
+   * statement saw a newer version, or the call failed in any way before confirming (stale
+   * metadata can cause a 4xx, or a statement naming a dropped column), it runs once more on
+   * metadata read afresh, the key included: a key revoked by another process answers 401.
    */
   async function onTable<T>(actor: Actor, tableId: number, call: (attempt: Attempt) => Promise<T>): Promise<T> {
     let first: Attempt | undefined;
@@ -67,8 +67,9 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       first = await openAttempt(actor, tableId, true);
       return await call(first);
     } catch (error) {
-      const retry = !first?.reads.confirmed && (error instanceof StaleMetadataError || error instanceof AppError);
-      if (!retry) throw error;
+      // Unconfirmed, nothing was written yet: any failure may come from stale metadata (a
+      // dropped column in a cached field list fails the statement itself).
+      if (first?.reads.confirmed) throw error;
       const current = actor.refresh ? await actor.refresh() : actor;
       return call(await openAttempt(current, tableId, false));
     }
