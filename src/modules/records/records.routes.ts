@@ -14,19 +14,22 @@ export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
     const tags = ['records'];
     // Records calls confirm the key's metadata version in their own statements (records.service).
     const config = { auth: 'cached' as const };
-    app.post('/api/table/:tid/records/create', { bodyLimit: writeBodyLimit, config, schema: { tags, params: TableParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
+    // Record objects are built field by field by the service, exactly the documented shape; their
+    // free-form \`data\` gains nothing from the schema serialiser, which is slower than JSON.stringify.
+    const serializerCompiler = () => JSON.stringify;
+    app.post('/api/table/:tid/records/create', { bodyLimit: writeBodyLimit, config, serializerCompiler, schema: { tags, params: TableParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
       recordsService.createRecord(actorOf(request), request.params.tid, request.body),
     );
     app.get('/api/table/:tid/record/:rid/get', { config, schema: { tags, params: RecordParams, response: responses(RecordObject) } }, (request) =>
       recordsService.getRecord(actorOf(request), request.params.tid, request.params.rid),
     );
-    app.post('/api/table/:tid/record/:rid/update', { bodyLimit: writeBodyLimit, config, schema: { tags, params: RecordParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
+    app.post('/api/table/:tid/record/:rid/update', { bodyLimit: writeBodyLimit, config, serializerCompiler, schema: { tags, params: RecordParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
       recordsService.updateRecord(actorOf(request), request.params.tid, request.params.rid, request.body),
     );
     app.post('/api/table/:tid/record/:rid/delete', { config, schema: { tags, params: RecordParams, response: responses(Deleted) } }, (request) =>
       recordsService.deleteRecord(actorOf(request), request.params.tid, request.params.rid),
     );
-    app.post('/api/table/:tid/records/query', { config, schema: { tags, params: TableParams, body: QueryBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
+    app.post('/api/table/:tid/records/query', { config, serializerCompiler, schema: { tags, params: TableParams, body: QueryBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
       recordsService.queryRecords(actorOf(request), request.params.tid, request.body),
     );
     app.post('/api/table/:tid/records/count', { config, schema: { tags, params: TableParams, body: QueryBody, response: responses(CountResult) } }, (request) =>
