@@ -1,6 +1,7 @@
 /**
  * The floor: the same SQL the service runs for each shape, answered by a bare node:http
- * handler (query + JSON.stringify; no framework, no auth, no value resolution).
+ * handler (query + JSON.stringify; no framework, no auth, no value resolution). Writes run
+ * the insert or update alone; the service's extra statements around them are its cost.
  */
 import http from 'node:http';
 import Database from 'better-sqlite3';
@@ -28,16 +29,6 @@ const searchSql = pgDialect
   : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)})`;
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
-const statements = {
-  // The same two-step statement the service runs: page the ids, then read those rows.
-  list: `select ${allColumns} from ${table} where id in (select id from ${table} where ${c.stage} = ${p(1)} order by ${c.amount} desc nulls last, id asc limit 100 offset ${p(2)}) order by ${c.amount} desc nulls last, id asc`,
-  count: `select count(*) as count from ${table} where ${c.stage} = ${p(1)}`,
-  countAll: `select count(*) as count from ${table}`,
-  search: `select ${allColumns} from ${table} where id in (select id from ${table} where ${searchSql} order by id asc limit 100) order by id asc`,
-  get: `select ${allColumns} from ${table} where id = ${p(1)}`,
-  create: `insert into ${table} (created_at, updated_at, created_by, _search, ${c.name}, ${c.amount}, ${c.stage}) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}) returning ${allColumns}`,
-  update: `update ${table} set ${c.amount} = ${p(1)}, updated_at = ${p(2)} where id = ${p(3)} returning ${allColumns}`,
-};
 const searchParameter = pgDialect ? `%${config.searchTerm}%` : `"${config.searchTerm}"`;
 
 type Run = (sql: string, params: unknown[]) => Promise<unknown[]>;
@@ -60,6 +51,34 @@ function openRunner(): Run {
 }
 
 const run = openRunner();
+
+/** The lookup field's target table and title column, as the service's record reads select them. */
+async function findLookupTitle(): Promise<{ table: string; titleColumn: string }> {
+  const [field] = (await run(`select settings_json from fields where table_id = ${p(1)} and slug = 'company'`, [config.tableId])) as { settings_json: string }[];
+  const targetId = (JSON.parse(field.settings_json) as { table_id: number }).table_id;
+  const [title] = (await run(`select min(id) as id from fields where table_id = ${p(1)}`, [targetId])) as { id: number }[];
+  return { table: `rec_${targetId}`, titleColumn: `f_${title.id}` };
+}
+
+// What the service adds to every record read: the lookup's target id and title, and the metadata version.
+const lookup = await findLookupTitle();
+const lookupColumns = [
+  `(select lk.id from ${lookup.table} as lk where lk.id = r.${c.company}) as ${c.company}__found`,
+  `(select lk.${lookup.titleColumn} from ${lookup.table} as lk where lk.id = r.${c.company}) as ${c.company}__title`,
+].join(', ');
+const readColumns = `${allColumns.split(', ').map((column) => `r.${column}`).join(', ')}, ${lookupColumns}`;
+const pageColumns = `${readColumns}, (select version from metadata_version where id = 1) as metadata_version`;
+
+const statements = {
+  // The same statements the service runs: page the ids, then read those rows (with lookup titles and the metadata version).
+  list: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${c.stage} = ${p(1)} order by ${c.amount} desc nulls last, id asc limit 100 offset ${p(2)}) order by ${c.amount} desc nulls last, id asc`,
+  count: `select count(*) as count from ${table} where ${c.stage} = ${p(1)}`,
+  countAll: `select count(*) as count from ${table}`,
+  search: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${searchSql} order by id asc limit 100) order by id asc`,
+  get: `select v.version as metadata_version, ${readColumns} from metadata_version as v left join ${table} as r on r.id = ${p(1)} where v.id = 1`,
+  create: `insert into ${table} (created_at, updated_at, created_by, _search, ${c.name}, ${c.amount}, ${c.stage}) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}) returning ${allColumns}`,
+  update: `update ${table} set ${c.amount} = ${p(1)}, updated_at = ${p(2)} where id = ${p(3)} returning ${allColumns}`,
+};
 
 async function answer(shape: string, id: number): Promise<unknown> {
   switch (shape) {
