@@ -1,0 +1,169 @@
+import { type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { prepareQuery, prepareShapedQuery } from '../../src/db/prepared-query.js';
+import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
+
+/**
+ * Prepared queries (src/db/prepared-query.ts): built and compiled once, then run with new
+ * parameter values. Risks guarded against:
+ * - a prepared query returning other rows than the same Kysely query built afresh (parameters
+ *   bound to the wrong slots, values from an earlier call reused);
+ * - a value baked into the query as a constant, silently the same on every later call
+ *   (prepareQuery must refuse it);
+ * - a shaped query compiled on every call (the cost it exists to save) or a shape served the
+ *   SQL compiled for another shape;
+ * - SQL compiled for one Kysely instance reused by another.
+ */
+
+interface Item {
+  id: number;
+  name: string;
+  kind: string;
+  n: number;
+}
+
+const items: Item[] = [
+  { id: 1, name: 'alpha', kind: 'x', n: 10 },
+  { id: 2, name: 'beta', kind: 'y', n: 20 },
+  { id: 3, name: 'gamma', kind: 'x', n: 30 },
+  { id: 4, name: 'delta', kind: 'y', n: 40 },
+  { id: 5, name: 'epsilon', kind: 'x', n: 50 },
+];
+
+describe(`prepared queries (${testEngine})`, () => {
+  let database: TestDatabase;
+  let opened: Database;
+  let db: Kysely<any>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    db = opened.db as unknown as Kysely<any>;
+    await db.schema
+      .createTable('pq_items')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('n', 'integer', (c) => c.notNull())
+      .execute();
+    await db.insertInto('pq_items').values(items).execute();
+  });
+
+  afterAll(async () => {
+    await opened?.destroy();
+    await database?.drop();
+  });
+
+  describe('prepareQuery', () => {
+    it('returns the rows of the equivalent Kysely query for every parameter value', async () => {
+      const build = vi.fn((d: Kysely<any>, kind: string, minN: number, limit: number) =>
+        d.selectFrom('pq_items').select(['id', 'name', 'n']).where('kind', '=', kind).where('n', '>=', minN).orderBy('id').limit(limit),
+      );
+      const select = prepareQuery(build);
+      const cases: [string, number, number][] = [
+        ['x', 0, 10],
+        ['y', 0, 10],
+        ['x', 30, 10],
+        ['y', 25, 1],
+        ['x', 0, 2],
+        ['z', 0, 10],
+        ['x', 100, 10],
+      ];
+      for (const [kind, minN, limit] of cases) {
+        const expected = await db.selectFrom('pq_items').select(['id', 'name', 'n']).where('kind', '=', kind).where('n', '>=', minN).orderBy('id').limit(limit).execute();
+        expect(await select(db, kind, minN, limit), `${kind} ${minN} ${limit}`).toEqual(expected);
+      }
+      expect(build).toHaveBeenCalledTimes(1);
+    });
+
+    it('binds parameters by position even when the SQL uses them in another order or twice', async () => {
+      const select = prepareQuery((d: Kysely<any>, low: number, high: number) =>
+        d.selectFrom('pq_items').select('id').where('n', '<=', high).where('n', '>=', low).where('n', '<>', high).orderBy('id'),
+      );
+      expect((await select(db, 20, 40)).map((r) => r.id)).toEqual([2, 3]);
+      expect((await select(db, 10, 50)).map((r) => r.id)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('works with no parameters', async () => {
+      const count = prepareQuery((d: Kysely<any>) => d.selectFrom('pq_items').select((eb) => eb.fn.countAll().as('c')));
+      expect(Number((await count(db))[0].c)).toBe(items.length);
+    });
+
+    it('throws a clear error when the built query has a constant parameter', async () => {
+      const select = prepareQuery((d: Kysely<any>, name: string) => d.selectFrom('pq_items').select('id').where('id', '=', 1).where('name', '=', name));
+      await expect(select(db, 'alpha')).rejects.toThrow(/constant parameter/);
+    });
+
+    it('does not share compiled statements between Kysely instances', async () => {
+      const other = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+      try {
+        const otherDb = other.db as unknown as Kysely<any>;
+        const built: Kysely<any>[] = [];
+        const select = prepareQuery((d: Kysely<any>, id: number) => {
+          built.push(d);
+          return d.selectFrom('pq_items').select('name').where('id', '=', id);
+        });
+        expect(await select(db, 1)).toEqual([{ name: 'alpha' }]);
+        expect(await select(otherDb, 2)).toEqual([{ name: 'beta' }]);
+        expect(await select(db, 3)).toEqual([{ name: 'gamma' }]);
+        expect(await select(otherDb, 4)).toEqual([{ name: 'delta' }]);
+        // Built once per instance, each time with that instance.
+        expect(built).toEqual([db, otherDb]);
+        expect(built[0]).toBe(db);
+        expect(built[1]).toBe(otherDb);
+      } finally {
+        await other.destroy();
+      }
+    });
+  });
+
+  describe('prepareShapedQuery', () => {
+    type Shape = { columns: ('id' | 'name' | 'kind' | 'n')[] };
+
+    it('compiles once per shape key and returns the rows of each shape', async () => {
+      const build = vi.fn((d: Kysely<any>, shape: Shape, kind: string) => d.selectFrom('pq_items').select(shape.columns).where('kind', '=', kind).orderBy('id'));
+      const select = prepareShapedQuery((shape: Shape) => shape.columns.join(','), build);
+      const shapes: Shape[] = [{ columns: ['id', 'name'] }, { columns: ['id', 'n', 'kind'] }];
+      for (let call = 0; call < 5; call++) {
+        for (const shape of shapes) {
+          const kind = call % 2 === 0 ? 'x' : 'y';
+          const expected = items.filter((item) => item.kind === kind).map((item) => Object.fromEntries(shape.columns.map((c) => [c, item[c]])));
+          // A new, equal shape object each call: the key, not the object, names the shape.
+          expect(await select(db, { columns: [...shape.columns] }, kind)).toEqual(expected);
+        }
+      }
+      expect(build).toHaveBeenCalledTimes(2);
+      expect(build.mock.calls.map((args) => args[1].columns)).toEqual([
+        ['id', 'name'],
+        ['id', 'n', 'kind'],
+      ]);
+    });
+
+    it('throws on a constant parameter in a shape too', async () => {
+      const select = prepareShapedQuery(
+        (shape: Shape) => shape.columns.join(','),
+        (d: Kysely<any>, shape: Shape) => d.selectFrom('pq_items').select(shape.columns).where('kind', '=', 'x'),
+      );
+      await expect(select(db, { columns: ['id'] })).rejects.toThrow(/constant parameter/);
+    });
+
+    it('does not share compiled shapes between Kysely instances', async () => {
+      const other = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+      try {
+        const otherDb = other.db as unknown as Kysely<any>;
+        const build = vi.fn((d: Kysely<any>, shape: Shape, id: number) => d.selectFrom('pq_items').select(shape.columns).where('id', '=', id));
+        const select = prepareShapedQuery((shape: Shape) => shape.columns.join(','), build);
+        const shape: Shape = { columns: ['name'] };
+        expect(await select(db, shape, 1)).toEqual([{ name: 'alpha' }]);
+        expect(await select(otherDb, shape, 2)).toEqual([{ name: 'beta' }]);
+        expect(await select(db, shape, 3)).toEqual([{ name: 'gamma' }]);
+        expect(build).toHaveBeenCalledTimes(2);
+        expect(build.mock.calls[0][0]).toBe(db);
+        expect(build.mock.calls[1][0]).toBe(otherDb);
+      } finally {
+        await other.destroy();
+      }
+    });
+  });
+});
