@@ -2,23 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
+import { fieldIds, physicalColumns } from '../schema-inspection.js';
 
-/** Physical columns of `rec_<tableId>` with their declared types, lower-cased; empty when the table is missing. */
-async function physicalColumns(ctx: TestContext, tableId: number): Promise<Record<string, string>> {
-  const { db, dialect } = ctx.container.database;
-  const name = `rec_${tableId}`;
-  const rows =
-    dialect.name === 'sqlite'
-      ? (await sql<{ name: string; type: string }>`select name, type from pragma_table_info(${name})`.execute(db)).rows
-      : (await sql<{ name: string; type: string }>`select column_name as name, data_type as type from information_schema.columns where table_schema = current_schema() and table_name = ${name}`.execute(db)).rows;
-  return Object.fromEntries(rows.map((row) => [row.name, row.type.toLowerCase()]));
-}
-
-/** Field database ids by slug, from the `fields` system table. */
-async function fieldIds(ctx: TestContext, tableId: number): Promise<Record<string, number>> {
-  const rows = await ctx.container.database.db.selectFrom('fields').select(['id', 'slug']).where('table_id', '=', tableId).execute();
-  return Object.fromEntries(rows.map((row) => [row.slug, row.id]));
-}
 
 const recordDb = (ctx: TestContext) => ctx.container.database.db as unknown as Kysely<any>;
 
