@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { metadataVersionColumn, type MetadataReads } from '../../db/metadata-cache.js';
+import { metadataVersionColumn, readMetadataVersion, type MetadataReads } from '../../db/metadata-cache.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import { ValidationError } from '../../shared/errors.js';
@@ -40,11 +40,11 @@ const selectTableWithMembership = prepareQuery((db: Kysely<SystemSchema>, tableI
     .where('t.id', '=', tableId),
 );
 
-/** The table row with the user's role, through the metadata cache (a missing table is not cached). */
+/** The table row with the user's role, through the metadata cache. */
 async function findTableWithMembership(db: Kysely<SystemSchema>, reads: MetadataReads, actor: Actor, tableId: number) {
   const found = await reads.load(`table:${tableId}:${actor.userId}`, async () => {
     const [row] = await selectTableWithMembership(db, tableId, actor.userId);
-    return { version: Number(row?.metadata_version ?? 0), value: { row } };
+    return { version: row ? Number(row.metadata_version) : await readMetadataVersion(db), value: { row } };
   });
   return found.row;
 }

@@ -17,7 +17,6 @@ import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
-import { foundAlias, titleAlias, type ReadSelection, type RecordRow, type TitleLookup } from './records.repository.js';
 
 const recordNotFound = () => new ValidationError('Record not found', 'record_not_found');
 const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, 'invalid_field');
@@ -81,8 +80,8 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   }
 
   /** The columns a read of `fields` selects, with the titles of single lookups read by the same statement. */
-  async function readSelection(attempt: Attempt, fields: readonly Field[]): Promise<ReadSelection> {
-    const titles: TitleLookup[] = [];
+  async function readSelection(attempt: Attempt, fields: readonly Field[]): Promise<records.ReadSelection> {
+    const titles: records.TitleLookup[] = [];
     for (const field of fields) {
       if (field.type !== 'lookup' || field.multiple) continue;
       const targetTableId = field.settings.table_id as number;
@@ -93,11 +92,11 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   }
 
   /** Rows → record objects, after handing the titles the statement read to the lookup fields. */
-  function present(attempt: Attempt, rows: readonly RecordRow[], fields: readonly Field[], selection: ReadSelection): Promise<RecordObject[]> {
+  function present(attempt: Attempt, rows: readonly records.RecordRow[], fields: readonly Field[], selection: records.ReadSelection): Promise<RecordObject[]> {
     for (const lookup of selection.titles) {
       attempt.contexts.rememberTitles(
         lookup.targetTableId,
-        rows.filter((row) => row[lookup.column] !== null && row[lookup.column] !== undefined).map((row) => [Number(row[lookup.column]), row[foundAlias(lookup.column)] === null ? undefined : titleText(row[titleAlias(lookup.column)])]),
+        rows.filter((row) => row[lookup.column] !== null && row[lookup.column] !== undefined).map((row) => [Number(row[lookup.column]), row[records.foundAlias(lookup.column)] === null ? undefined : titleText(row[records.titleAlias(lookup.column)])]),
       );
     }
     return presentRecords(rows, attempt.table, fields, attempt.contexts.read);
@@ -147,7 +146,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
           _search: buildSearchText(values),
         });
         // The new row is exactly what was written: present it without reading it back.
-        const row: RecordRow = { id, created_at: timestamp, updated_at: timestamp };
+        const row: records.RecordRow = { id, created_at: timestamp, updated_at: timestamp };
         for (const field of table.fields) row[fieldColumnName(field.id)] = values.get(field) ?? null;
         return (await presentRecords([row], table, table.fields, contexts.read))[0];
       });
