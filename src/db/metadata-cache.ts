@@ -69,7 +69,6 @@ export function createMetadataReads(cache: MetadataCache, cached: boolean) {
   const loaded = new Map<string, Promise<{ version: number; value: object }>>();
   let confirmed = false;
   return {
-    cached,
     get confirmed() {
       return confirmed;
     },

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { metadataVersionColumn, versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
+import { metadataVersionColumn, readMetadataVersion, versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { listAccountUsers } from '../users/users.repository.js';
@@ -57,7 +57,7 @@ export function createRecordContexts(database: Database, clock: Clock, schemaCac
   async function titleColumn(tableId: number): Promise<string | null | undefined> {
     const found = await reads.load(`title:${tableId}:${actor.accountId}`, async (): Promise<{ version: number; value: { column: string | null | undefined } }> => {
       const target = await findTableMeta(db, tableId);
-      const version = target ? Number(target.metadata_version) : await versionOfRows(db, []);
+      const version = target ? Number(target.metadata_version) : await readMetadataVersion(db);
       if (!target || target.account_id !== actor.accountId) return { version, value: { column: undefined } };
       const titleField = resolveTitleField(await schemaCache.fields(db, tableId, target.schema_version), target.title_field_id);
       return { version, value: { column: titleField ? fieldColumnName(titleField.id) : null } };
