@@ -21,8 +21,23 @@ function compileWithPlaceholders<Row>(count: number, build: (placeholders: unkno
   return { sql: query.sql, slots, query };
 }
 
+/** Runs a compiled read statement with its parameters, outside Kysely. */
+export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[];
+
+const directReaders = new WeakMap<Kysely<any>, DirectReader>();
+
+/**
+ * Prepared queries run through `db` (never one of its transactions) go to `read` instead of
+ * Kysely's executor: SQLite's read connection (database.ts), with no connection lock to wait for.
+ */
+export function registerDirectReader(db: Kysely<any>, read: DirectReader): void {
+  directReaders.set(db, read);
+}
+
 async function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
   const parameters = prepared.slots.map((slot) => params[slot]);
+  const direct = directReaders.get(db);
+  if (direct) return direct(prepared.sql, parameters) as Row[];
   const result = await db.executeQuery<Row>({ ...CompiledQuery.raw(prepared.sql, parameters), query: prepared.query.query } as CompiledQuery<Row>);
   return result.rows;
 }

@@ -39,17 +39,17 @@ export function titleText(value: unknown): string | null {
 
 /** Rows → record objects; user and lookup values resolved with one batch per field. */
 export async function presentRecords(rows: readonly RecordRow[], table: RecordTable, fields: readonly Field[], ctx: ReadContext): Promise<RecordObject[]> {
-  const columns = await Promise.all(
-    fields.map((field) => getFieldType(field.type).readMany(rows.map((row) => row[fieldColumnName(field.id)]), field, ctx)),
-  );
+  // Column names are computed once, not per row: a key built anew must be looked up in V8's string table every time.
+  const columns = fields.map((field) => fieldColumnName(field.id));
+  const values = await Promise.all(fields.map((field, index) => getFieldType(field.type).readMany(rows.map((row) => row[columns[index]]), field, ctx)));
+  const slugs = fields.map((field) => field.slug);
+  const titleColumn = table.titleField ? fieldColumnName(table.titleField.id) : null;
   return rows.map((row, index) => {
     const data: Record<string, unknown> = {};
-    fields.forEach((field, fieldIndex) => {
-      data[field.slug] = columns[fieldIndex][index];
-    });
+    for (let field = 0; field < slugs.length; field++) data[slugs[field]] = values[field][index];
     return {
       id: Number(row.id),
-      title: table.titleField ? titleText(row[fieldColumnName(table.titleField.id)]) : null,
+      title: titleColumn ? titleText(row[titleColumn]) : null,
       created_at: row.created_at,
       updated_at: row.updated_at,
       data,

@@ -1,4 +1,5 @@
 import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { prepareQuery, prepareShapedQuery } from '../../db/prepared-query.js';
 import { recordTableName } from '../tables/physical-schema.js';
@@ -89,24 +90,33 @@ export async function findRecordWithVersion(db: Db, tableId: number, recordId: n
   return { row: row.id === null ? undefined : (row as RecordRow), version: Number(row.metadata_version) };
 }
 
+/** A read's select list as SQL text, compiled once per table and selection (it has no parameters). */
+const selectLists = new LRUCache<string, string>({ max: 500 });
+
+function selectListSql(db: Db, tableId: number, selection: ReadSelection): string {
+  const key = `${tableId}:${selection.columns.join(',')}:${selection.titles.map((t) => `${t.column}>${t.targetTableId}.${t.titleColumn}`).join(',')}`;
+  let text = selectLists.get(key);
+  if (text === undefined) {
+    const items = selectionOf(selection).map((item) => (typeof item === 'string' ? sql.ref(item) : item));
+    selectLists.set(key, (text = sql.join(items).compile(db).sql));
+  }
+  return text;
+}
+
 /**
  * A page of records in two steps within one statement: the inner query sorts and pages only
  * ids (a narrow sort, often an index walk), the outer one reads the full rows of that page,
  * each carrying the metadata version the statement saw. Sorting whole rows, long texts
- * included, costs several times more.
+ * included, costs several times more. The select list comes precompiled: building it through
+ * Kysely on every page cost more than presenting the records.
  */
 export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<Array<RecordRow & { metadata_version: number | string }>> {
-  const table = recordTableName(tableId);
-  let page = db.selectFrom(table).select('id');
-  if (options.where) page = page.where(options.where);
-  for (const order of options.orderBy) page = page.orderBy(order);
-  page = page.limit(options.limit).offset(options.offset);
-  let query = db
-    .selectFrom(`${table} as r`)
-    .select([...selectionOf(options), metadataVersionColumn.as('metadata_version')])
-    .where('r.id', 'in', page);
-  for (const order of options.orderBy) query = query.orderBy(order);
-  return (await query.execute()) as Array<RecordRow & { metadata_version: number | string }>;
+  const table = sql.table(recordTableName(tableId));
+  const where = options.where ? sql` where ${options.where}` : sql``;
+  const order = sql.join(options.orderBy);
+  const query = sql<RecordRow & { metadata_version: number | string }>`select ${sql.raw(selectListSql(db, tableId, options))}, ${metadataVersionColumn} as metadata_version
+    from ${table} as r where r.id in (select id from ${table}${where} order by ${order} limit ${options.limit} offset ${options.offset}) order by ${order}`;
+  return (await query.execute(db)).rows;
 }
 
 const selectCounters = prepareQuery((db: Db, tableId: number) =>

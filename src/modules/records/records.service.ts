@@ -94,10 +94,14 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   /** Rows → record objects, after handing the titles the statement read to the lookup fields. */
   function present(attempt: Attempt, rows: readonly records.RecordRow[], fields: readonly Field[], selection: records.ReadSelection): Promise<RecordObject[]> {
     for (const lookup of selection.titles) {
-      attempt.contexts.rememberTitles(
-        lookup.targetTableId,
-        rows.filter((row) => row[lookup.column] !== null && row[lookup.column] !== undefined).map((row) => [Number(row[lookup.column]), row[records.foundAlias(lookup.column)] === null ? undefined : titleText(row[records.titleAlias(lookup.column)])]),
-      );
+      const found = records.foundAlias(lookup.column);
+      const title = records.titleAlias(lookup.column);
+      const entries: [number, string | null | undefined][] = [];
+      for (const row of rows) {
+        const target = row[lookup.column];
+        if (target !== null && target !== undefined) entries.push([Number(target), row[found] === null ? undefined : titleText(row[title])]);
+      }
+      attempt.contexts.rememberTitles(lookup.targetTableId, entries);
     }
     return presentRecords(rows, attempt.table, fields, attempt.contexts.read);
   }
