@@ -41,7 +41,11 @@ export function titleText(value: unknown): string | null {
 export async function presentRecords(rows: readonly RecordRow[], table: RecordTable, fields: readonly Field[], ctx: ReadContext): Promise<RecordObject[]> {
   // Column names are computed once, not per row: a key built anew must be looked up in V8's string table every time.
   const columns = fields.map((field) => fieldColumnName(field.id));
-  const values = await Promise.all(fields.map((field, index) => getFieldType(field.type).readMany(rows.map((row) => row[columns[index]]), field, ctx)));
+  // Started together, awaited only where a type resolves values (users, lookups): the others
+  // answer synchronously, and a promise per field per request is not free.
+  const pending = fields.map((field, index) => getFieldType(field.type).readMany(rows.map((row) => row[columns[index]]), field, ctx));
+  const values: unknown[][] = [];
+  for (const column of pending) values.push(column instanceof Promise ? await column : column);
   const slugs = fields.map((field) => field.slug);
   const titleColumn = table.titleField ? fieldColumnName(table.titleField.id) : null;
   return rows.map((row, index) => {

@@ -55,8 +55,16 @@ export async function loadRecordTable(db: Kysely<SystemSchema>, cache: TableSche
   const implied = row ? impliedSpaceRole(actor, { id: row.space_id, account_id: row.account_id }) : null;
   const role = implied === undefined ? ((row?.role as Role | null) ?? null) : implied;
   if (!row || !role) throw new ValidationError('Invalid Table', 'invalid_table');
-  return describeRecordTable(row, role, await cache.fields(db, tableId, row.schema_version));
+  const fields = await cache.fields(db, tableId, row.schema_version);
+  // While the table row stays cached (same object), its description is reused, not rebuilt per request.
+  let byRole = described.get(row);
+  if (!byRole) described.set(row, (byRole = new Map()));
+  let table = byRole.get(role);
+  if (!table || table.fields !== fields) byRole.set(role, (table = describeRecordTable(row, role, fields)));
+  return table;
 }
+
+const described = new WeakMap<object, Map<Role, RecordTable>>();
 
 export function describeRecordTable(
   row: { id: number; space_id: number; title_field_id: number | null; schema_version: number },

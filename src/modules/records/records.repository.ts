@@ -25,13 +25,21 @@ export interface TitleLookup {
 export const foundAlias = (column: string) => `${column}__found`;
 export const titleAlias = (column: string) => `${column}__title`;
 
-/** What a read selects from the record table aliased `r`. */
+/** What a read selects from the record table aliased `r`; `key` names it among compiled statements. */
 export interface ReadSelection {
+  tableId: number;
   columns: readonly string[];
   titles: readonly TitleLookup[];
+  key: string;
 }
 
-export interface SelectOptions extends ReadSelection {
+export function describeSelection(tableId: number, columns: readonly string[], titles: readonly TitleLookup[]): ReadSelection {
+  const key = `${tableId}:${columns.join(',')}:${titles.map((t) => `${t.column}>${t.targetTableId}.${t.titleColumn}`).join(',')}`;
+  return { tableId, columns, titles, key };
+}
+
+export interface SelectOptions {
+  selection: ReadSelection;
   where: RawBuilder<boolean> | null;
   orderBy: readonly RawBuilder<unknown>[];
   limit: number;
@@ -72,8 +80,8 @@ export async function findRecordRows(db: Db, tableId: number, recordIds: readonl
 }
 
 const selectRecordWithVersion = prepareShapedQuery(
-  (shape: ReadSelection & { tableId: number }) => JSON.stringify(shape),
-  (db: Db, shape: ReadSelection & { tableId: number }, recordId: number) =>
+  (shape: ReadSelection) => shape.key,
+  (db: Db, shape: ReadSelection, recordId: number) =>
     db
       .selectFrom('metadata_version as v')
       .leftJoin(`${recordTableName(shape.tableId)} as r`, (join) => join.on('r.id', '=', recordId))
@@ -85,20 +93,19 @@ const selectRecordWithVersion = prepareShapedQuery(
  * One record, with the metadata version the statement saw, even when the record does not
  * exist (the version row drives the join). Compiled once per table and selection.
  */
-export async function findRecordWithVersion(db: Db, tableId: number, recordId: number, selection: ReadSelection): Promise<{ row: RecordRow | undefined; version: number }> {
-  const [row] = await selectRecordWithVersion(db, { tableId, columns: selection.columns, titles: selection.titles }, recordId);
+export async function findRecordWithVersion(db: Db, recordId: number, selection: ReadSelection): Promise<{ row: RecordRow | undefined; version: number }> {
+  const [row] = await selectRecordWithVersion(db, selection, recordId);
   return { row: row.id === null ? undefined : (row as RecordRow), version: Number(row.metadata_version) };
 }
 
 /** A read's select list as SQL text, compiled once per table and selection (it has no parameters). */
 const selectLists = new LRUCache<string, string>({ max: 500 });
 
-function selectListSql(db: Db, tableId: number, selection: ReadSelection): string {
-  const key = `${tableId}:${selection.columns.join(',')}:${selection.titles.map((t) => `${t.column}>${t.targetTableId}.${t.titleColumn}`).join(',')}`;
-  let text = selectLists.get(key);
+function selectListSql(db: Db, selection: ReadSelection): string {
+  let text = selectLists.get(selection.key);
   if (text === undefined) {
     const items = selectionOf(selection).map((item) => (typeof item === 'string' ? sql.ref(item) : item));
-    selectLists.set(key, (text = sql.join(items).compile(db).sql));
+    selectLists.set(selection.key, (text = sql.join(items).compile(db).sql));
   }
   return text;
 }
@@ -114,7 +121,7 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
   const table = sql.table(recordTableName(tableId));
   const where = options.where ? sql` where ${options.where}` : sql``;
   const order = sql.join(options.orderBy);
-  const query = sql<RecordRow & { metadata_version: number | string }>`select ${sql.raw(selectListSql(db, tableId, options))}, ${metadataVersionColumn} as metadata_version
+  const query = sql<RecordRow & { metadata_version: number | string }>`select ${sql.raw(selectListSql(db, options.selection))}, ${metadataVersionColumn} as metadata_version
     from ${table} as r where r.id in (select id from ${table}${where} order by ${order} limit ${options.limit} offset ${options.offset}) order by ${order}`;
   return (await query.execute(db)).rows;
 }

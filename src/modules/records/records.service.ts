@@ -45,6 +45,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
   const countCache = createCountCache();
+  const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], records.ReadSelection>>();
 
   async function openAttempt(actor: Actor, tableId: number, cached: boolean): Promise<Attempt> {
     const reads = createMetadataReads(deps.metadataCache, cached);
@@ -88,7 +89,13 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       const titleColumn = await attempt.contexts.titleColumn(targetTableId);
       if (titleColumn !== undefined) titles.push({ column: fieldColumnName(field.id), targetTableId, titleColumn });
     }
-    return { columns: columnsFor(attempt.table, fields), titles };
+    // The table object lives as long as its cached metadata: so does its last selection of these fields.
+    const known = selections.get(attempt.table)?.get(fields);
+    if (known && sameTitles(known.titles, titles)) return known;
+    const selection = records.describeSelection(attempt.table.id, columnsFor(attempt.table, fields), titles);
+    if (!selections.has(attempt.table)) selections.set(attempt.table, new WeakMap());
+    selections.get(attempt.table)!.set(fields, selection);
+    return selection;
   }
 
   /** Rows → record objects, after handing the titles the statement read to the lookup fields. */
@@ -108,7 +115,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
 
   async function readRecord(attempt: Attempt, recordId: number): Promise<RecordObject> {
     const selection = await readSelection(attempt, attempt.table.fields);
-    const { row, version } = await records.findRecordWithVersion(db, attempt.table.id, recordId, selection);
+    const { row, version } = await records.findRecordWithVersion(db, recordId, selection);
     attempt.reads.confirm(version);
     if (!row) throw recordNotFound();
     return (await present(attempt, [row], attempt.table.fields, selection))[0];
@@ -241,7 +248,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         const { query, where, orderBy } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
         const selection = await readSelection(attempt, fields);
-        const rows = await records.selectRecordRows(db, tableId, { ...selection, where, orderBy, limit: query.limit!, offset: query.offset! });
+        const rows = await records.selectRecordRows(db, tableId, { selection, where, orderBy, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         return present(attempt, rows, fields, selection);
       });
@@ -302,6 +309,10 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       return output;
     },
   };
+}
+
+function sameTitles(a: readonly records.TitleLookup[], b: readonly records.TitleLookup[]): boolean {
+  return a.length === b.length && a.every((title, index) => title.column === b[index].column && title.targetTableId === b[index].targetTableId && title.titleColumn === b[index].titleColumn);
 }
 
 function sqlAnd(left: RawBuilder<boolean>, right: RawBuilder<boolean>): RawBuilder<boolean> {
