@@ -13,7 +13,10 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../test-datab
  *   (prepareQuery must refuse it);
  * - a shaped query compiled on every call (the cost it exists to save) or a shape served the
  *   SQL compiled for another shape;
- * - SQL compiled for one Kysely instance reused by another.
+ * - SQL compiled for one Kysely instance reused by another;
+ * - a prepared read outside a transaction seeing (or waiting for) another transaction's
+ *   uncommitted rows, or one inside it missing its own (on SQLite, reads through the root
+ *   instance go to a second connection, database.ts).
  */
 
 interface Item {
@@ -164,6 +167,38 @@ describe(`prepared queries (${testEngine})`, () => {
       } finally {
         await other.destroy();
       }
+    });
+  });
+
+  describe('reads and open transactions', () => {
+    const selectName = prepareQuery((d: Kysely<any>, id: number) => d.selectFrom('pq_items').select('name').where('id', '=', id));
+
+    it('reads outside a transaction see only committed rows, without waiting; inside it, its own rows', async () => {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('pq_items').values({ id: 100, name: 'uncommitted', kind: 'z', n: 0 }).execute();
+        expect(await selectName(trx, 100)).toEqual([{ name: 'uncommitted' }]);
+        // Awaited inside the open transaction: through the main connection's lock this would never return.
+        expect(await selectName(db, 100)).toEqual([]);
+        expect(await selectName(db, 1)).toEqual([{ name: 'alpha' }]);
+      });
+      expect(await selectName(db, 100)).toEqual([{ name: 'uncommitted' }]);
+    });
+
+    it('never shows the rows of a transaction that rolled back', async () => {
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto('pq_items').values({ id: 101, name: 'rolled back', kind: 'z', n: 0 }).execute();
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(await selectName(db, 101)).toEqual([]);
+    });
+
+    it('sees a change committed through the main connection at once', async () => {
+      await db.updateTable('pq_items').set({ name: 'omega' }).where('id', '=', 100).execute();
+      expect(await selectName(db, 100)).toEqual([{ name: 'omega' }]);
+      await db.deleteFrom('pq_items').where('id', '=', 100).execute();
+      expect(await selectName(db, 100)).toEqual([]);
     });
   });
 });
