@@ -20,7 +20,7 @@ export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post('/api/table/:tid/records/create', { bodyLimit: writeBodyLimit, config, serializerCompiler, schema: { tags, params: TableParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
       recordsService.createRecord(actorOf(request), request.params.tid, request.body),
     );
-    app.get('/api/table/:tid/record/:rid/get', { config, schema: { tags, params: RecordParams, response: responses(RecordObject) } }, (request) =>
+    app.get('/api/table/:tid/record/:rid/get', { config, serializerCompiler, schema: { tags, params: RecordParams, response: responses(RecordObject) } }, (request) =>
       recordsService.getRecord(actorOf(request), request.params.tid, request.params.rid),
     );
     app.post('/api/table/:tid/record/:rid/update', { bodyLimit: writeBodyLimit, config, serializerCompiler, schema: { tags, params: RecordParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
