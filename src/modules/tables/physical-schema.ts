@@ -47,13 +47,20 @@ export async function dropRecordTable(db: Kysely<any>, dialect: Dialect, tableId
 /** Physical index names carry the table and field ids; the API shows the logical name. */
 export const fieldIndexName = (field: Pick<Field, 'tableId' | 'id'>) => `rec_${field.tableId}_f_${field.id}_idx`;
 
-/** One-field index: B-tree on scalars; GIN on PostgreSQL JSON arrays (SQLite cannot index inside them). */
+/**
+ * One-field index: B-tree on scalars; GIN on PostgreSQL JSON arrays (SQLite cannot index inside
+ * them). Records sort ascending with nulls first and descending with nulls last (compileOrder):
+ * SQLite's order (nulls lowest) serves both, walked either way; on PostgreSQL the B-tree is
+ * built `nulls first` for the same reason (its default, nulls last, serves neither).
+ */
 export async function createFieldIndex(db: Kysely<any>, dialect: Dialect, field: Field): Promise<void> {
   const name = sql.id(fieldIndexName(field));
   const table = sql.table(recordTableName(field.tableId));
   const column = sql.id(fieldColumnName(field.id));
   if (field.multiple && dialect.name === 'postgres') await sql`create index if not exists ${name} on ${table} using gin (${column})`.execute(db);
-  else if (!field.multiple) await sql`create index if not exists ${name} on ${table} (${column})`.execute(db);
+  else if (field.multiple) return;
+  else if (dialect.name === 'postgres') await sql`create index if not exists ${name} on ${table} (${column} nulls first)`.execute(db);
+  else await sql`create index if not exists ${name} on ${table} (${column})`.execute(db);
 }
 
 export async function dropFieldIndex(db: Kysely<any>, field: Field): Promise<void> {

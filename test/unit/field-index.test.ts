@@ -1,0 +1,148 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../../src/modules/auth/actor.js';
+import { compileConditions, compileOrder, type FilterEnvironment } from '../../src/modules/records/query/compile-query.js';
+import { parseQueryBody } from '../../src/modules/records/query/parse-query.js';
+import type { Field } from '../../src/modules/tables/field-definition.js';
+import { fieldIndexName } from '../../src/modules/tables/physical-schema.js';
+import { ensureFieldIndex } from '../../src/modules/tables/table-indexes.js';
+import { listFields } from '../../src/modules/tables/tables.repository.js';
+import { fixedClock } from '../../src/shared/clock.js';
+import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { call, createAccount, createSpace, createTable } from '../factories.js';
+import { testEngine } from '../test-database.js';
+
+/**
+ * The internal one-field index operation (views will call it) and query plans that use its
+ * indexes, checked with EXPLAIN on the compiler's own output. Risks guarded against: an index
+ * the planner cannot use for one of the two sort directions the compiler emits (ascending
+ * nulls first, descending nulls last), a filter that does not reach the index, a second call
+ * creating a second index or metadata row, an unknown field accepted.
+ */
+describe(`one-field indexes and their plans (${testEngine})`, () => {
+  let ctx: TestContext;
+  let db: Kysely<any>;
+  let tableId: number;
+  let fields: Map<string, Field>;
+  let env: FilterEnvironment;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+    db = ctx.container.database.db as unknown as Kysely<any>;
+    const world = await createAccount(ctx);
+    const space = await createSpace(ctx, world, 'Indexes');
+    const table = await createTable(ctx, world, space.id, {
+      name: 'Deals',
+      fields: [
+        { id: 'name', name: 'Name', type: 'text' },
+        { id: 'amount', name: 'Amount', type: 'number' },
+        { id: 'stage', name: 'Stage', type: 'select', options: [{ value: 'won' }, { value: 'lost' }] },
+        { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: [{ value: 'red' }, { value: 'blue' }] },
+      ],
+    });
+    tableId = table.id;
+    for (let start = 0; start < 400; start += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, offset) => {
+          const n = start + offset;
+          const data = { name: `deal ${n}`, amount: n % 7 === 0 ? null : (n * 37) % 1000, stage: n % 5 === 0 ? 'won' : 'lost', tags: n % 2 ? ['red'] : [] };
+          return call(ctx, 'POST', `/api/table/${tableId}/records/create`, { key: world.accountKey, body: { data } });
+        }),
+      );
+    }
+    await ensureFieldIndex(ctx.container.database, tableId, 'amount', 'idx_layout_amount');
+    await ensureFieldIndex(ctx.container.database, tableId, 'stage', 'idx_layout_stage');
+    await ensureFieldIndex(ctx.container.database, tableId, 'tags', 'idx_layout_tags');
+    await sql`analyze`.execute(db);
+    fields = new Map((await listFields(db, tableId)).map((f) => [f.slug, f]));
+    const actor = { accountId: world.accountId, userId: world.ownerId } as Actor;
+    env = { actor, dialect: ctx.container.database.dialect, clock: fixedClock('2024-03-31T15:30:00Z'), resolveUserReference: async () => null };
+  });
+  afterAll(() => ctx.close());
+
+  const indexOf = (slug: string) => fieldIndexName(fields.get(slug)!);
+
+  /**
+   * The plan of `select id from rec_<id> [where …] order by … limit 100` built by the query
+   * compiler, or of `select count(*) … where …` for a filter alone (with a limit, walking the
+   * primary key may rightly beat any index on a small table).
+   */
+  async function planOf(body: Record<string, unknown>, shape: 'page' | 'count' = 'page'): Promise<string> {
+    const query = parseQueryBody(body, 'query');
+    const where = await compileConditions(query.filters, fields, env);
+    const table = sql.table(`rec_${tableId}`);
+    const filter = where ? sql` where ${where}` : sql``;
+    const statement: RawBuilder<unknown> =
+      shape === 'count' ? sql`select count(*) from ${table}${filter}` : sql`select id from ${table}${filter} order by ${sql.join(compileOrder(query.orderBy, query.orderDir, fields, env.dialect))} limit 100`;
+    if (env.dialect.name === 'sqlite') {
+      const plan = await sql<{ detail: string }>`explain query plan ${statement}`.execute(db);
+      return plan.rows.map((row) => row.detail).join('\n');
+    }
+    // A few hundred rows fit one page: without this, a sequential scan is always cheapest.
+    return db.connection().execute(async (connection) => {
+      await sql`set enable_seqscan = off`.execute(connection);
+      try {
+        const plan = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(connection);
+        return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      } finally {
+        await sql`reset enable_seqscan`.execute(connection);
+      }
+    });
+  }
+
+  it('is idempotent: one index and one metadata row per logical name', async () => {
+    await ensureFieldIndex(ctx.container.database, tableId, 'amount', 'idx_layout_amount');
+    const rows = await db.selectFrom('table_indexes').select(['name', 'field_ids_json']).where('table_id', '=', tableId).orderBy('name').execute();
+    expect(rows.map((row) => row.name)).toEqual(['idx_layout_amount', 'idx_layout_stage', 'idx_layout_tags']);
+    expect(JSON.parse(rows[0].field_ids_json)).toEqual([fields.get('amount')!.id]);
+  });
+
+  it('refuses a field the table does not have, and records nothing', async () => {
+    await expect(ensureFieldIndex(ctx.container.database, tableId, 'nope', 'idx_layout_nope')).rejects.toThrow('Invalid field: nope');
+    const row = await db.selectFrom('table_indexes').select('id').where('table_id', '=', tableId).where('name', '=', 'idx_layout_nope').executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  it('serves a descending sort (nulls last) by walking the index backwards', async () => {
+    const plan = await planOf({ order_by: 'amount', order_dir: 'D' });
+    if (env.dialect.name === 'sqlite') {
+      expect(plan).toMatch(new RegExp(`SCAN rec_${tableId} USING (COVERING )?INDEX ${indexOf('amount')}`));
+      // Ties are ordered by id, which the walk does not give backwards: only that last term is sorted.
+      expect(plan).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+    } else {
+      expect(plan).toMatch(new RegExp(`Index Scan Backward using ${indexOf('amount')}`));
+      expect(plan).not.toMatch(/\n\s*->\s+Sort\b|^Sort\b/m);
+    }
+  });
+
+  it('serves an ascending sort (nulls first) by walking the index forwards', async () => {
+    const plan = await planOf({ order_by: 'amount', order_dir: 'A' });
+    if (env.dialect.name === 'sqlite') {
+      expect(plan).toMatch(new RegExp(`SCAN rec_${tableId} USING (COVERING )?INDEX ${indexOf('amount')}`));
+      expect(plan).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+    } else {
+      expect(plan).toMatch(new RegExp(`Index Scan using ${indexOf('amount')}`));
+      expect(plan).not.toMatch(/\n\s*->\s+Sort\b|^Sort\b/m);
+    }
+  });
+
+  it('reads a filter on the field through its index', async () => {
+    const plan = await planOf({ filters: [{ column: 'stage', compare: '=', value: 'won' }] }, 'count');
+    expect(plan).toMatch(new RegExp(`${indexOf('stage')}`));
+    const range = await planOf({ filters: [{ column: 'amount', compare: '>', value: 900 }] }, 'count');
+    expect(range).toMatch(new RegExp(`${indexOf('amount')}`));
+  });
+
+  it('indexes a multi-valued field with GIN on PostgreSQL, and not at all on SQLite (no index reaches inside JSON arrays)', async () => {
+    const name = indexOf('tags');
+    if (env.dialect.name === 'sqlite') {
+      const row = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and name = ${name}`.execute(db);
+      expect(row.rows).toEqual([]);
+    } else {
+      const row = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = ${name}`.execute(db);
+      expect(row.rows[0].indexdef).toMatch(/USING gin/);
+      const plan = await planOf({ filters: [{ column: 'tags', compare: '=', value: 'red' }] }, 'count');
+      expect(plan).toMatch(new RegExp(`Bitmap Index Scan on ${name}`));
+    }
+  });
+});
