@@ -26,7 +26,7 @@ const pgDialect = config.engine === 'postgres';
 const p = (n: number) => (pgDialect ? `$${n}` : '?');
 const searchSql = pgDialect
   ? `_search like ${p(1)}`
-  : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)})`;
+  : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)} order by rowid limit 100)`;
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 const searchParameter = pgDialect ? `%${config.searchTerm}%` : `"${config.searchTerm}"`;

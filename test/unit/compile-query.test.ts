@@ -154,6 +154,25 @@ describe.each(['sqlite', 'postgres'] as const)('compiled query SQL on %s', (name
   });
 });
 
+describe('search limited to the first matches', () => {
+  const textOf = (name: DialectName, firstMatches?: number, search = 'abc') => {
+    const condition = compileSearch(search, 'rec_1', getDialect(name), firstMatches)!;
+    return compileOnly(name).selectFrom('rec_1').select('id').where(condition).compile();
+  };
+
+  it('on SQLite, stops the FTS5 query at the first matches in rowid order', () => {
+    const limited = textOf('sqlite', 150);
+    expect(limited.sql).toMatch(/match \? order by rowid limit \?\)/);
+    expect(limited.parameters).toEqual(['"abc"', 150]);
+    expect(textOf('sqlite').sql).not.toMatch(/limit/);
+  });
+
+  it('takes every match when a short term still filters them, and on PostgreSQL', () => {
+    expect(textOf('sqlite', 150, 'abc ab').sql).not.toMatch(/limit/);
+    expect(textOf('postgres', 150).sql).not.toMatch(/limit/);
+  });
+});
+
 describe(`search index use in the ${testEngine} plan`, () => {
   let ctx: TestContext;
   let table: string;

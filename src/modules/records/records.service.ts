@@ -129,7 +129,9 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     // could multiply a few hundred conditions into tens of thousands.
     const whereConditions = await compileConditions(query.whereConditions.length > 0 ? [query.whereConditions] : [], table.fieldsBySlug, contexts.filter);
     const filters = await compileConditions(query.filters, table.fieldsBySlug, contexts.filter);
-    const search = compileSearch(query.search, recordTableName(table.id), dialect);
+    // A page of search results alone, in id order, needs only its first limit + offset matches.
+    const searchOnly = whereConditions === null && filters === null && query.limit !== null && (query.orderBy === null || (query.orderBy === 'id' && query.orderDir === 'asc'));
+    const search = compileSearch(query.search, recordTableName(table.id), dialect, searchOnly ? query.limit! + query.offset! : undefined);
     const where = [whereConditions, filters, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
     return { where, orderBy: compileOrder(query.orderBy, query.orderDir, table.fieldsBySlug, dialect) };
   }

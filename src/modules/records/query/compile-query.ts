@@ -58,9 +58,10 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
 }
 
 /** Whitespace-separated terms, lower-cased like the stored search text. */
-export function compileSearch(search: string | null, table: string, dialect: Dialect): RawBuilder<boolean> | null {
+/** `firstMatches`: see Dialect.searchCondition (only for a page whose only condition is the search, ordered by id). */
+export function compileSearch(search: string | null, table: string, dialect: Dialect, firstMatches?: number): RawBuilder<boolean> | null {
   const terms = [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))];
-  return terms.length === 0 ? null : dialect.searchCondition(table, terms);
+  return terms.length === 0 ? null : dialect.searchCondition(table, terms, firstMatches);
 }
 
 const textLikeTypes = new Set(['text', 'longtext', 'email', 'url', 'select']);
