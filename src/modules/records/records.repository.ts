@@ -98,14 +98,16 @@ export async function findRecordWithVersion(db: Db, recordId: number, selection:
   return { row: row.id === null ? undefined : (row as RecordRow), version: Number(row.metadata_version) };
 }
 
-/** A read's select list as SQL text, compiled once per table and selection (it has no parameters). */
-const selectLists = new LRUCache<string, string>({ max: 500 });
+/** A read's select list as SQL text, compiled once per database, table and selection (it has no parameters). */
+const selectLists = new WeakMap<Db, LRUCache<string, string>>();
 
 function selectListSql(db: Db, selection: ReadSelection): string {
-  let text = selectLists.get(selection.key);
+  let lists = selectLists.get(db);
+  if (!lists) selectLists.set(db, (lists = new LRUCache({ max: 500 })));
+  let text = lists.get(selection.key);
   if (text === undefined) {
     const items = selectionOf(selection).map((item) => (typeof item === 'string' ? sql.ref(item) : item));
-    selectLists.set(selection.key, (text = sql.join(items).compile(db).sql));
+    lists.set(selection.key, (text = sql.join(items).compile(db).sql));
   }
   return text;
 }
