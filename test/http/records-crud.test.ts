@@ -150,6 +150,9 @@ describe('record CRUD', () => {
     it('answers 400 Record not found for a missing record, and creates nothing', async () => {
       const before = await allIds();
       expectError(await update(999_999, { name: 'ghost' }), 400, 'Record not found', 'record_not_found');
+      // Changes that leave the search text alone take a one-statement path: the same answer.
+      expectError(await update(999_999, { qty: 3, done: true }), 400, 'Record not found', 'record_not_found');
+      expectError(await update(999_999, {}), 400, 'Record not found', 'record_not_found');
       expect(await allIds()).toEqual(before);
     });
 
@@ -191,6 +194,7 @@ describe('record CRUD', () => {
       expectError(await remove(id), 400, 'Record not found', 'record_not_found');
       expectError(await get(id), 400, 'Record not found');
       expectError(await update(id, { name: 'zombie' }), 400, 'Record not found');
+      expectError(await update(id, { qty: 1 }), 400, 'Record not found');
       expect(await allIds()).not.toContain(id);
     });
 

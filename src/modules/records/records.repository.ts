@@ -66,8 +66,10 @@ export async function insertRecords(db: Db, tableId: number, rows: readonly Reco
   if (rows.length > 0) await db.insertInto(recordTableName(tableId)).values(rows as Record<string, unknown>[]).execute();
 }
 
-export async function updateRecord(db: Db, tableId: number, recordId: number, values: Record<string, unknown>): Promise<void> {
-  await db.updateTable(recordTableName(tableId)).set(values).where('id', '=', recordId).execute();
+/** Whether the record existed (and so was updated). */
+export async function updateRecord(db: Db, tableId: number, recordId: number, values: Record<string, unknown>): Promise<boolean> {
+  const result = await db.updateTable(recordTableName(tableId)).set(values).where('id', '=', recordId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function findRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[]): Promise<RecordRow[]> {

@@ -204,18 +204,21 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         const data = checkDataBody(body, true);
         const changes = await prepareValues(data, table, contexts.write, false);
         await confirmCurrentMetadata(attempt);
+        const columns: Record<string, unknown> = { ...toColumns(changes, dialect), updated_at: now() };
         const searchable = table.fields.filter((f) => getFieldType(f.type).searchable);
-        await db.transaction().execute(async (trx) => {
-          const [row] = await records.findRecordRows(trx, tableId, [recordId], searchable.map((f) => fieldColumnName(f.id)));
-          if (!row) throw recordNotFound();
-          const columns: Record<string, unknown> = { ...toColumns(changes, dialect), updated_at: now() };
-          if ([...changes.keys()].some((f) => getFieldType(f.type).searchable)) {
+        if (![...changes.keys()].some((f) => searchable.includes(f))) {
+          // The search text stays as it is: one statement, which also tells whether the record exists.
+          if (!(await records.updateRecord(db, tableId, recordId, columns))) throw recordNotFound();
+        } else {
+          // The search text is rebuilt from the stored values merged with the changes, read and written in one transaction.
+          await db.transaction().execute(async (trx) => {
+            const [row] = await records.findRecordRows(trx, tableId, [recordId], searchable.map((f) => fieldColumnName(f.id)));
+            if (!row) throw recordNotFound();
             const merged = new Map(searchable.map((f) => [f, storedFromColumn(f, row[fieldColumnName(f.id)])]));
             for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
-            columns._search = buildSearchText(merged);
-          }
-          await records.updateRecord(trx, tableId, recordId, columns);
-        });
+            await records.updateRecord(trx, tableId, recordId, { ...columns, _search: buildSearchText(merged) });
+          });
+        }
         return readRecord(attempt, recordId);
       });
     },
