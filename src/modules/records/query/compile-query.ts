@@ -57,8 +57,10 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
   return joinBalanced(compiledGroups, 'or');
 }
 
-/** Whitespace-separated terms, lower-cased like the stored search text. */
-/** `firstMatches`: see Dialect.searchCondition (only for a page whose only condition is the search, ordered by id). */
+/**
+ * Whitespace-separated terms, lower-cased like the stored search text. `firstMatches`: see
+ * Dialect.searchCondition (only for a page whose only condition is the search, in id order).
+ */
 export function compileSearch(search: string | null, table: string, dialect: Dialect, firstMatches?: number): RawBuilder<boolean> | null {
   const terms = [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))];
   return terms.length === 0 ? null : dialect.searchCondition(table, terms, firstMatches);
