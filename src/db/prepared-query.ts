@@ -27,19 +27,24 @@ export type DirectReader = (sql: string, parameters: readonly unknown[]) => unkn
 const directReaders = new WeakMap<Kysely<any>, DirectReader>();
 
 /**
- * Prepared queries run through `db` (never one of its transactions) go to `read` instead of
- * Kysely's executor: SQLite's read connection (database.ts), with no connection lock to wait for.
+ * Reads run through `db` itself (never one of its transactions) with `runRead` or a prepared
+ * query go to `read` instead of Kysely's executor: SQLite's read connection (database.ts), with
+ * no connection lock to wait for.
  */
 export function registerDirectReader(db: Kysely<any>, read: DirectReader): void {
   directReaders.set(db, read);
 }
 
-async function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
-  const parameters = prepared.slots.map((slot) => params[slot]);
+/** Runs a compiled read statement (a select): on the direct reader registered for `db`, if any, else through Kysely. */
+export async function runRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>): Promise<Row[]> {
   const direct = directReaders.get(db);
-  if (direct) return direct(prepared.sql, parameters) as Row[];
-  const result = await db.executeQuery<Row>({ ...CompiledQuery.raw(prepared.sql, parameters), query: prepared.query.query } as CompiledQuery<Row>);
-  return result.rows;
+  if (direct) return direct(query.sql, query.parameters) as Row[];
+  return (await db.executeQuery<Row>(query)).rows;
+}
+
+function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
+  const parameters = prepared.slots.map((slot) => params[slot]);
+  return runRead(db, { ...CompiledQuery.raw(prepared.sql, parameters), query: prepared.query.query } as CompiledQuery<Row>);
 }
 
 /**

@@ -68,6 +68,24 @@ describe('records count and ids', () => {
       expect((await count(tableId, { where: { id: ['>', 0] } })).body).toEqual({ count: 6, total: 6, total_approx: false, restricted: true });
     });
 
+    it('query and count answer while a write transaction is open, without its uncommitted change', async () => {
+      // On SQLite reads go to a second connection (database.ts): awaited inside the open
+      // transaction, a read through the main connection's lock would never return.
+      const { db } = ctx.container.database;
+      const fields = await db.selectFrom('fields').select(['id', 'slug']).where('table_id', '=', tableId).execute();
+      const nameColumn = `f_${fields.find((f) => f.slug === 'name')!.id}`;
+      const filter = { where: { name: 'uncommitted' } };
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable(`rec_${tableId}` as 'fields').set({ [nameColumn]: 'uncommitted' } as never).where('id', '=', all[0].id).execute();
+        const page = await post(`/api/table/${tableId}/records/query`, filter);
+        expect(page.status).toBe(200);
+        expect(page.body).toEqual([]);
+        expect((await count(tableId, filter)).body).toEqual({ count: 0, total: 6, total_approx: false, restricted: true });
+        throw new Error('roll back');
+      }).catch((error: Error) => expect(error.message).toBe('roll back'));
+      expect((await post(`/api/table/${tableId}/records/query`, { where: { name: 'apple' } })).body.map((r: { id: number }) => r.id)).toEqual([all[0].id]);
+    });
+
     it('count ignores limit and offset, even invalid ones', async () => {
       for (const paging of [{ limit: 1 }, { limit: 1, offset: 5 }, { limit: 0 }, { limit: 5000, offset: -1 }, { limit: 'x', offset: 1.5 }, { limit: null, offset: null }]) {
         expect((await count(tableId, paging)).body, JSON.stringify(paging)).toEqual({ count: 6, total: 6, total_approx: false, restricted: false });

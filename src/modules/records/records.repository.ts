@@ -1,7 +1,7 @@
 import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
-import { prepareQuery, prepareShapedQuery } from '../../db/prepared-query.js';
+import { prepareQuery, prepareShapedQuery, runRead } from '../../db/prepared-query.js';
 import { recordTableName } from '../tables/physical-schema.js';
 
 /** Record tables are created at run time, so they are reached through an untyped Kysely. */
@@ -127,7 +127,7 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
   const order = sql.join(options.orderBy);
   const query = sql<RecordRow & { metadata_version: number | string }>`select ${sql.raw(selectListSql(db, options.selection))}, ${metadataVersionColumn} as metadata_version
     from ${table} as r where r.id in (select id from ${table}${where} order by ${order} limit ${options.limit} offset ${options.offset}) order by ${order}`;
-  return (await query.execute(db)).rows;
+  return runRead(db, query.compile(db));
 }
 
 const selectCounters = prepareQuery((db: Db, tableId: number) =>
@@ -153,7 +153,7 @@ export async function readCounters(db: Db, tableId: number): Promise<{ rows: num
 export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null): Promise<number> {
   let query = db.selectFrom(recordTableName(tableId)).select(sql<number>`count(*)`.as('count'));
   if (where) query = query.where(where);
-  const row = await query.executeTakeFirstOrThrow();
+  const [row] = await runRead(db, query.compile());
   return Number(row.count);
 }
 
