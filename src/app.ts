@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -36,7 +35,6 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   registerJsonBodyParser(app);
   registerErrorHandling(app);
   app.addSchema(ErrorBody);
-  await app.register(cookie);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Tabula', version: '1', description: 'Records in user-defined tables behind an HTTP JSON API' },
@@ -47,7 +45,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   registerAuth(app, container.services);
   await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
 
-  const publicRoute = { config: { auth: 'public' as const, rateLimit: false as const } };
+  const publicRoute = { config: { auth: 'public' as const } };
   app.get('/healthz', { ...publicRoute, schema: { hide: true, response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));
   app.get('/api/openapi.json', { ...publicRoute, schema: { hide: true } }, async () => app.swagger());
 

@@ -1,9 +1,25 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parse as parseCookieHeader, serialize as serializeCookie } from 'cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { Actor } from '../modules/auth/actor.js';
 import type { Services } from '../container.js';
 import { UnauthorizedError, UnsupportedMediaTypeError } from '../shared/errors.js';
 
 export const sessionCookieName = 'tabula_session';
+
+/** The session token from the request's Cookie header, if it carries one. */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? parseCookieHeader(header)[sessionCookieName] || undefined : undefined;
+}
+
+/** Sets the session cookie; `expires` in the past clears it. */
+export function setSessionCookie(reply: FastifyReply, token: string, expires: Date, secure: boolean): void {
+  reply.header('set-cookie', serializeCookie(sessionCookieName, token, { httpOnly: true, sameSite: 'lax', path: '/', expires, secure }));
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.header('set-cookie', serializeCookie(sessionCookieName, '', { path: '/', expires: new Date(0), maxAge: 0 }));
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,22 +55,45 @@ export function assertJsonSessionWrite(request: FastifyRequest): void {
   }
 }
 
-/** Resolves `request.actor` from `Authorization: Bearer <key>` or the session cookie. */
+/**
+ * Resolves `request.actor` from `Authorization: Bearer <key>` or the session cookie, as an
+ * `onRequest` hook added to every route that is not public (unknown routes get none). It is
+ * attached per route, so that the route's auth mode is read once here rather than through
+ * `request.routeOptions`, which Fastify rebuilds on every access. Written with a callback:
+ * a records call whose key is cached authenticates without a promise.
+ */
 export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.auth === 'public' || !request.routeOptions.url) return;
-    const header = request.headers.authorization;
-    if (header !== undefined) {
-      const match = bearerPattern.exec(header.trim());
-      if (!match) throw new UnauthorizedError();
-      request.actor = await services.keys.authenticateKey(match[1], request.ip, { cached: request.routeOptions.config?.auth === 'cached' });
-      return;
-    }
-    const token = request.cookies?.[sessionCookieName];
+  const settle = (request: FastifyRequest, done: HookHandlerDoneFunction) => (actor: Actor) => {
+    request.actor = actor;
+    done();
+  };
+  const authenticate = (cachedKeys: boolean): onRequestHookHandler =>
+    function authenticate(request, _reply, done) {
+      const header = request.headers.authorization;
+      if (header !== undefined) {
+        const match = bearerPattern.exec(header.trim());
+        if (!match) throw new UnauthorizedError();
+        const cached = cachedKeys ? services.keys.authenticateCachedKey(match[1], request.ip) : undefined;
+        if (cached) {
+          request.actor = cached;
+          return done();
+        }
+        services.keys.authenticateKey(match[1], request.ip).then(settle(request, done), done);
+        return;
+      }
+      authenticateSession(request).then(settle(request, done), done);
+    };
+  async function authenticateSession(request: FastifyRequest): Promise<Actor> {
+    const token = sessionTokenOf(request);
     const actor = token ? await services.auth.authenticateSession(token) : null;
     if (!actor) throw new UnauthorizedError(token ? 'Session expired or invalid' : 'Missing API key', token ? 'invalid_session' : 'missing_api_key');
     assertJsonSessionWrite(request);
-    request.actor = actor;
+    return actor;
+  }
+  app.addHook('onRoute', (route) => {
+    const mode = route.config?.auth;
+    if (mode === 'public') return;
+    route.onRequest = [authenticate(mode === 'cached'), ...[route.onRequest ?? []].flat()];
   });
 }

@@ -1,5 +1,4 @@
-import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { rateLimitBucket } from '../modules/auth/actor.js';
 import { RateLimitedError } from '../shared/errors.js';
@@ -116,21 +115,24 @@ class FailoverCounters {
     return redis;
   }
 
-  async increment(key: string, windowLength: number): Promise<Count> {
+  /** Synchronous without Redis (the common single-process case), so the hook adds no promise. */
+  increment(key: string, windowLength: number): Count | Promise<Count> {
     const redis = this.redis;
-    if (redis && redis.status === 'ready' && Date.now() >= this.skipRedisUntil) {
-      try {
-        const [current, ttl] = await redis.tabulaRateLimitIncrement(this.prefix + key, windowLength);
-        this.markHealthy();
-        return { current: Number(current), ttl: Math.max(1, Number(ttl)) };
-      } catch (error) {
-        this.skipRedisUntil = Date.now() + redisRetryPauseMs;
-        this.markDegraded(error);
-      }
-    } else if (redis && redis.status !== 'ready') {
-      this.markDegraded(new Error(`Redis connection is ${redis.status}`));
-    }
+    if (redis && redis.status === 'ready' && Date.now() >= this.skipRedisUntil) return this.incrementShared(redis, key, windowLength);
+    if (redis && redis.status !== 'ready') this.markDegraded(new Error(`Redis connection is ${redis.status}`));
     return this.local.increment(key, windowLength);
+  }
+
+  private async incrementShared(redis: RedisWithScript, key: string, windowLength: number): Promise<Count> {
+    try {
+      const [current, ttl] = await redis.tabulaRateLimitIncrement(this.prefix + key, windowLength);
+      this.markHealthy();
+      return { current: Number(current), ttl: Math.max(1, Number(ttl)) };
+    } catch (error) {
+      this.skipRedisUntil = Date.now() + redisRetryPauseMs;
+      this.markDegraded(error);
+      return this.local.increment(key, windowLength);
+    }
   }
 
   private markDegraded(error: unknown): void {
@@ -145,22 +147,6 @@ class FailoverCounters {
     this.degraded = false;
     this.log.warn('rate limit: Redis is back, counters are shared again');
   }
-}
-
-/** The store @fastify/rate-limit instantiates; every route uses the same counters. */
-function storeClassFor(counters: FailoverCounters): FastifyRateLimitStoreCtor {
-  return class implements FastifyRateLimitStore {
-    incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number): void {
-      counters.increment(key, timeWindow).then(
-        (count) => callback(null, count),
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-      );
-    }
-
-    child(): FastifyRateLimitStore {
-      return this;
-    }
-  };
 }
 
 /** Resolves once Redis is ready, failed its first attempt, or after the startup wait. */
@@ -179,21 +165,29 @@ function firstConnection(redis: Redis): Promise<void> {
   });
 }
 
+/** Whole seconds until the window resets, rounded up (1..60). */
+function secondsLeft(count: Count): number {
+  return Math.max(1, Math.ceil(count.ttl / 1000));
+}
+
 /**
  * Per account for account keys, per user for personal keys and sessions (a quarter of the
- * account's budget), in fixed one-minute windows. Runs as a route `onRequest` hook, after
- * the application-wide authentication hook: every authenticated request is counted and
+ * account's budget), in fixed one-minute windows. Runs as an `onRequest` hook of every route
+ * that is not public, after the authentication hook: every authenticated request is counted and
  * carries the X-RateLimit headers (a request that later fails validation included), a
- * limited request is refused before its body is read, and unauthenticated requests are
- * never counted. With Redis the counters are shared by every server process.
+ * limited request is refused before its body is read, and unauthenticated requests (public
+ * routes, unknown routes, failed authentication) are never counted. With Redis the counters
+ * are shared by every server process.
  *
  * Headers (contract §5): `X-RateLimit-Remaining` = limit − requests in the window including
  * this one (0 on the last allowed request); `X-RateLimit-Reset` and `Retry-After` = whole
  * seconds until the window resets, rounded up (1..60).
+ *
+ * The hook is written with a callback rather than as an async function: without Redis the
+ * count is synchronous, and the hottest routes then pay for no promise here.
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  const prefix = options.redisPrefix;
-  const counters = new FailoverCounters(prefix, app.log);
+  const counters = new FailoverCounters(options.redisPrefix, app.log);
   if (options.redisUrl) {
     const redis = counters.connect(options.redisUrl);
     app.addHook('onClose', async () => {
@@ -204,19 +198,26 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
   }
   app.decorate('throttle', async (key: string, limit: number) => {
     const count = await counters.increment(`throttle:${key}`, windowMs);
-    if (count.current > limit) throw new RateLimitedError(Math.max(1, Math.ceil(count.ttl / 1000)));
+    if (count.current > limit) throw new RateLimitedError(secondsLeft(count));
   });
   const accountLimit = options.perMinute;
   const userLimit = Math.max(1, Math.floor(options.perMinute / 4));
-  await app.register(rateLimit, {
-    global: true,
-    hook: 'onRequest',
-    timeWindow: windowMs,
-    store: storeClassFor(counters),
-    // The plugin asks for the key before it consults the allow-list, so the key must not need an actor.
-    keyGenerator: (request) => (request.actor ? rateLimitBucket(request.actor) : 'unauthenticated'),
-    allowList: (request) => !request.actor,
-    max: (request) => (request.actor?.via === 'account_key' ? accountLimit : userLimit),
-    errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
+  const countRequest: onRequestHookHandler = (request, reply, done) => {
+    const actor = request.actor;
+    if (!actor) return done();
+    const limit = actor.via === 'account_key' ? accountLimit : userLimit;
+    const apply = (count: Count) => {
+      const reset = secondsLeft(count);
+      reply.header('x-ratelimit-limit', limit);
+      reply.header('x-ratelimit-remaining', Math.max(0, limit - count.current));
+      reply.header('x-ratelimit-reset', reset);
+      done(count.current > limit ? new RateLimitedError(reset) : undefined);
+    };
+    const count = counters.increment(rateLimitBucket(actor), windowMs);
+    if (count instanceof Promise) count.then(apply, done);
+    else apply(count);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth !== 'public') route.onRequest = [...[route.onRequest ?? []].flat(), countRequest];
   });
 }

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf, assertJsonSessionWrite, sessionCookieName } from '../../http/auth.plugin.js';
+import { actorOf, assertJsonSessionWrite, clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http/auth.plugin.js';
 import { responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 
@@ -18,16 +18,16 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
       await app.throttle(`login-ip:${request.ip}`, loginAttemptsPerAddress);
       await app.throttle(`login-email:${request.body.email.trim().toLowerCase()}`, loginAttemptsPerEmail);
       const { user, token, expiresAt } = await services.auth.login(request.body.email, request.body.password);
-      reply.setCookie(sessionCookieName, token, { httpOnly: true, sameSite: 'lax', path: '/', expires: expiresAt, secure: request.protocol === 'https' });
+      setSessionCookie(reply, token, expiresAt, request.protocol === 'https');
       return { user };
     });
 
     // Public, so that a stale cookie can still be cleared; a live session must send JSON like every session write.
     app.post('/api/auth/logout', { config: { auth: 'public' }, schema: { tags: ['auth'], response: responses(Type.Object({ ok: Type.Boolean() })) } }, async (request, reply) => {
-      const token = request.cookies[sessionCookieName];
+      const token = sessionTokenOf(request);
       if (token) assertJsonSessionWrite(request);
       if (token) await services.auth.logout(token);
-      reply.clearCookie(sessionCookieName, { path: '/' });
+      clearSessionCookie(reply);
       return { ok: true };
     });
 

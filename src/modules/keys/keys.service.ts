@@ -38,18 +38,9 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
     if (missing.length > 0) throw new ValidationError(`Unknown space for this account: ${missing.join(', ')}`);
   }
 
-  /**
-   * Resolves a bearer secret to the acting identity, or throws 401. `cached`: the key may come
-   * from the per-process metadata cache, for routes that confirm its version in their own
-   * statements (records); every other caller reads the database.
-   */
-  async function authenticateKey(secret: string, clientAddress: string, options: { cached?: boolean } = {}): Promise<Actor> {
-    const secretHash = hashToken(secret);
-    const cacheKey = `key:${secretHash}`;
-    const hit = options.cached ? (deps.metadataCache.get(cacheKey)?.value as ActiveKey | undefined) : undefined;
-    const row = hit ?? (await keys.findActiveKeyBySecretHash(db, secretHash));
+  /** The identity a key row grants from `clientAddress`, or 401 for a row that grants none. */
+  function actorOf(row: ActiveKey | undefined, secret: string, clientAddress: string): Actor {
     if (!row || row.owner_user_id === null || row.acting_user_id === null || row.acting_user_email === null) throw new UnauthorizedError();
-    if (!hit) deps.metadataCache.set(cacheKey, Number(row.metadata_version), row);
     if (row.ip_allow_json && !isIpAllowed(JSON.parse(row.ip_allow_json), clientAddress)) {
       throw new UnauthorizedError('API key not allowed from this address', 'ip_not_allowed');
     }
@@ -66,6 +57,27 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
       metadataVersion: Number(row.metadata_version),
       refresh: () => authenticateKey(secret, clientAddress),
     };
+  }
+
+  const cacheKeyOf = (secretHash: string) => `key:${secretHash}`;
+
+  /** Resolves a bearer secret to the acting identity from the database (refreshing the cache), or throws 401. */
+  async function authenticateKey(secret: string, clientAddress: string): Promise<Actor> {
+    const secretHash = hashToken(secret);
+    const row = await keys.findActiveKeyBySecretHash(db, secretHash);
+    if (row) deps.metadataCache.set(cacheKeyOf(secretHash), Number(row.metadata_version), row);
+    return actorOf(row, secret, clientAddress);
+  }
+
+  /**
+   * The identity from the per-process metadata cache, synchronously, or undefined when the key
+   * is not cached: only for routes that confirm its version in their own statements (records),
+   * which then retry with `actor.refresh` if it changed. No promise: records calls run this
+   * on every request.
+   */
+  function authenticateCachedKey(secret: string, clientAddress: string): Actor | undefined {
+    const row = deps.metadataCache.get(cacheKeyOf(hashToken(secret)))?.value as ActiveKey | undefined;
+    return row ? actorOf(row, secret, clientAddress) : undefined;
   }
 
   return {
@@ -128,6 +140,7 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
     },
 
     authenticateKey,
+    authenticateCachedKey,
   };
 }
 
