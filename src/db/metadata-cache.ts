@@ -64,45 +64,51 @@ export type MetadataCache = ReturnType<typeof createMetadataCache>;
  * request's own statement saw (throwing StaleMetadataError so the caller retries uncached).
  * Uncached: every read goes to the database (and refreshes the cache); confirm only records.
  */
-export function createMetadataReads(cache: MetadataCache, cached: boolean) {
-  const used = new Set<number>();
-  const loaded = new Map<string, Promise<{ version: number; value: object }>>();
-  let confirmed = false;
-  return {
-    get confirmed() {
-      return confirmed;
-    },
-    /** Counts a version the request relies on that was read elsewhere (the caller's identity). */
-    use(version: number | undefined): void {
-      if (version !== undefined) used.add(version);
-    },
-    /** One read per key per attempt, whatever the mode. */
-    load<T extends object>(key: string, read: () => Promise<{ version: number; value: T }>): Promise<T> {
-      let pending = loaded.get(key);
-      if (!pending) {
-        const hit = cached ? cache.get(key) : undefined;
-        pending = hit
-          ? Promise.resolve(hit)
-          : read().then((entry) => {
-              cache.set(key, entry.version, entry.value);
-              return entry;
-            });
-        loaded.set(key, pending);
-      }
-      return pending.then((entry) => {
-        used.add(entry.version);
-        return entry.value as T;
-      });
-    },
-    /** Once confirmed, later statements of the request (a write's read-back) check nothing more. */
-    confirm(version: number | string): void {
-      const seen = Number(version);
-      cache.observe(seen);
-      if (confirmed) return;
-      if (cached && [...used].some((v) => v !== seen)) throw new StaleMetadataError();
-      confirmed = true;
-    },
-  };
+export function createMetadataReads(cache: MetadataCache, cached: boolean): MetadataReads {
+  return new MetadataReads(cache, cached);
 }
 
-export type MetadataReads = ReturnType<typeof createMetadataReads>;
+/** A class, not closures: one is made for every record call. */
+export class MetadataReads {
+  private readonly used = new Set<number>();
+  private readonly loaded = new Map<string, Promise<{ version: number; value: object }>>();
+  private isConfirmed = false;
+
+  constructor(
+    private readonly cache: MetadataCache,
+    private readonly cached: boolean,
+  ) {}
+
+  get confirmed(): boolean {
+    return this.isConfirmed;
+  }
+
+  /** Counts a version the request relies on that was read elsewhere (the caller's identity). */
+  use(version: number | undefined): void {
+    if (version !== undefined) this.used.add(version);
+  }
+
+  /** One read per key per attempt, whatever the mode. */
+  async load<T extends object>(key: string, read: () => Promise<{ version: number; value: T }>): Promise<T> {
+    let pending = this.loaded.get(key);
+    if (!pending) {
+      const hit = this.cached ? this.cache.get(key) : undefined;
+      pending = hit ? Promise.resolve(hit) : read().then((entry) => (this.cache.set(key, entry.version, entry.value), entry));
+      this.loaded.set(key, pending);
+    }
+    const entry = await pending;
+    this.used.add(entry.version);
+    return entry.value as T;
+  }
+
+  /** Once confirmed, later statements of the request (a write's read-back) check nothing more. */
+  confirm(version: number | string): void {
+    const seen = Number(version);
+    this.cache.observe(seen);
+    if (this.isConfirmed) return;
+    if (this.cached) for (const used of this.used) if (used !== seen) throw new StaleMetadataError();
+    this.isConfirmed = true;
+  }
+}
+
+

@@ -44,6 +44,9 @@ export async function runRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>): 
 
 function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
   const parameters = prepared.slots.map((slot) => params[slot]);
+  // The direct reader needs only the text and the values: no CompiledQuery to build and freeze.
+  const direct = directReaders.get(db);
+  if (direct) return Promise.resolve(direct(prepared.sql, parameters) as Row[]);
   return runRead(db, { ...CompiledQuery.raw(prepared.sql, parameters), query: prepared.query.query } as CompiledQuery<Row>);
 }
 

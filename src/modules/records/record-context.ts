@@ -27,15 +27,59 @@ function directory(rows: readonly UserSummary[]): UserDirectory {
  * Request-scoped look-ups for field types. Metadata (members, the account's users, lookup
  * targets' title columns) comes through the request's metadata reads, so usually from the
  * per-process cache; record titles are data and are asked once per request per target.
+ *
+ * A class rather than a set of closures: one is made for every record call, and methods on
+ * the prototype cost nothing per call. It is itself the read and write context of the field
+ * types; the filter environment is a plain object, because filters copy it.
  */
-export function createRecordContexts(database: Database, clock: Clock, schemaCache: TableSchemaCache, reads: MetadataReads, actor: Actor, table: RecordTable) {
-  const { db, dialect } = database;
+export class RecordContexts implements ReadContext, WriteContext {
   // Per target table: id → title; undefined marks a record known not to exist.
-  const knownTitles = new Map<number, Map<number, string | null | undefined>>();
+  private readonly knownTitles = new Map<number, Map<number, string | null | undefined>>();
+  private filterEnvironment: FilterEnvironment | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly schemaCache: TableSchemaCache,
+    private readonly reads: MetadataReads,
+    readonly actor: Actor,
+    private readonly table: RecordTable,
+  ) {}
+
+  get read(): ReadContext {
+    return this;
+  }
+
+  get write(): WriteContext {
+    return this;
+  }
+
+  get filter(): FilterEnvironment {
+    if (!this.filterEnvironment) {
+      const { actor } = this;
+      const accountUsers = () => this.accountUsers();
+      this.filterEnvironment = {
+        actor,
+        dialect: this.database.dialect,
+        clock: this.clock,
+        async resolveUserReference(value) {
+          if (value === '@me') return actor.userId;
+          if (typeof value === 'number' && Number.isInteger(value)) return value;
+          if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+          if (typeof value === 'object' && value !== null && 'id' in value) return this.resolveUserReference((value as { id: unknown }).id);
+          if (typeof value !== 'string') return null;
+          return (await accountUsers()).byEmail.get(value.trim().toLowerCase())?.id ?? null;
+        },
+      };
+    }
+    return this.filterEnvironment;
+  }
 
   /** Current members of the table's space, the account's owner included. */
-  const spaceMembers = () =>
-    reads.load(`members:${table.spaceId}:${actor.accountId}:${actor.ownerUserId}`, async () => {
+  spaceMembers(): Promise<UserDirectory> {
+    const { actor, table } = this;
+    const { db } = this.database;
+    return this.reads.load(`members:${table.spaceId}:${actor.accountId}:${actor.ownerUserId}`, async () => {
       const rows = await db
         .selectFrom('users as u')
         .leftJoin('members as m', (join) => join.onRef('m.user_id', '=', 'u.id').on('m.space_id', '=', table.spaceId))
@@ -45,17 +89,27 @@ export function createRecordContexts(database: Database, clock: Clock, schemaCac
         .execute();
       return { version: await versionOfRows(db, rows), value: directory(rows) };
     });
+  }
 
   /** Every user of the account: user values show any of them, members or not, with their current email. */
-  const accountUsers = () =>
-    reads.load(`users:${actor.accountId}`, async () => {
-      const rows = await listAccountUsers(db, actor.accountId);
+  private accountUsers(): Promise<UserDirectory> {
+    const { db } = this.database;
+    const accountId = this.actor.accountId;
+    return this.reads.load(`users:${accountId}`, async () => {
+      const rows = await listAccountUsers(db, accountId);
       return { version: await versionOfRows(db, rows), value: directory(rows) };
     });
+  }
+
+  async users(): Promise<ReadonlyMap<number, UserSummary>> {
+    return (await this.accountUsers()).byId;
+  }
 
   /** A lookup target's title column (null: no title field); undefined when the caller cannot see the table. */
-  async function titleColumn(tableId: number): Promise<string | null | undefined> {
-    const found = await reads.load(`title:${tableId}:${actor.accountId}`, async (): Promise<{ version: number; value: { column: string | null | undefined } }> => {
+  async titleColumn(tableId: number): Promise<string | null | undefined> {
+    const { db } = this.database;
+    const { actor, schemaCache } = this;
+    const found = await this.reads.load(`title:${tableId}:${actor.accountId}`, async (): Promise<{ version: number; value: { column: string | null | undefined } }> => {
       const target = await findTableMeta(db, tableId);
       const version = target ? Number(target.metadata_version) : await readMetadataVersion(db);
       if (!target || target.account_id !== actor.accountId) return { version, value: { column: undefined } };
@@ -65,18 +119,19 @@ export function createRecordContexts(database: Database, clock: Clock, schemaCac
     return found.column;
   }
 
-  function titlesOf(tableId: number): Map<number, string | null | undefined> {
-    let known = knownTitles.get(tableId);
-    if (!known) knownTitles.set(tableId, (known = new Map()));
+  private titlesOf(tableId: number): Map<number, string | null | undefined> {
+    let known = this.knownTitles.get(tableId);
+    if (!known) this.knownTitles.set(tableId, (known = new Map()));
     return known;
   }
 
   /** Titles of the records of `ids` that exist; ids seen are remembered, so a bulk import asks once per target. */
-  async function recordTitles(tableId: number, ids: readonly number[]): Promise<Map<number, string | null>> {
-    const known = titlesOf(tableId);
+  async recordTitles(tableId: number, ids: readonly number[]): Promise<Map<number, string | null>> {
+    const { db } = this.database;
+    const known = this.titlesOf(tableId);
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      const column = await titleColumn(tableId);
+      const column = await this.titleColumn(tableId);
       if (column === undefined) return new Map();
       const found = column ? await selectColumnValues(db, tableId, column, unknown) : new Map([...(await findExistingIds(db, tableId, unknown))].map((id) => [id, null]));
       for (const id of unknown) known.set(id, found.has(id) ? titleText(found.get(id)) : undefined);
@@ -89,44 +144,16 @@ export function createRecordContexts(database: Database, clock: Clock, schemaCac
     return titles;
   }
 
-  const write: WriteContext = {
-    actor,
-    spaceMembers,
-    existingRecordIds: async (tableId, ids) => new Set((await recordTitles(tableId, ids)).keys()),
-  };
-
-  const read: ReadContext = {
-    async usersByIds(ids) {
-      const users = (await accountUsers()).byId;
-      return new Map(ids.flatMap((id) => (users.has(id) ? [[id, users.get(id)!] as const] : [])));
-    },
-    recordTitles,
-  };
-
-  const filter: FilterEnvironment = {
-    actor,
-    dialect,
-    clock,
-    async resolveUserReference(value) {
-      if (value === '@me') return actor.userId;
-      if (typeof value === 'number' && Number.isInteger(value)) return value;
-      if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
-      if (typeof value === 'object' && value !== null && 'id' in value) return this.resolveUserReference((value as { id: unknown }).id);
-      if (typeof value !== 'string') return null;
-      return (await accountUsers()).byEmail.get(value.trim().toLowerCase())?.id ?? null;
-    },
-  };
+  async existingRecordIds(tableId: number, ids: readonly number[]): Promise<Set<number>> {
+    return new Set((await this.recordTitles(tableId, ids)).keys());
+  }
 
   /**
    * Titles the main statement already read (single lookups): remembered so that presenting the
    * records asks nothing more. A title of undefined means the target record does not exist.
    */
-  function rememberTitles(tableId: number, entries: Iterable<[number, string | null | undefined]>): void {
-    const known = titlesOf(tableId);
+  rememberTitles(tableId: number, entries: Iterable<[number, string | null | undefined]>): void {
+    const known = this.titlesOf(tableId);
     for (const [id, title] of entries) known.set(id, title);
   }
-
-  return { write, read, filter, titleColumn, rememberTitles };
 }
-
-export type RecordContexts = ReturnType<typeof createRecordContexts>;

@@ -1,6 +1,7 @@
 import type { Field } from '../tables/field-definition.js';
 import { fieldColumnName } from '../tables/physical-schema.js';
 import { getFieldType } from './fields/registry.js';
+import type { FieldType } from './fields/field-type.js';
 import type { ReadContext } from './fields/value-context.js';
 import type { RecordRow } from './records.repository.js';
 import type { RecordTable } from './record-table.js';
@@ -37,16 +38,33 @@ export function titleText(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
+/** What presenting a list of fields needs, worked out once per field list (it lives as long as its cached metadata). */
+interface Presentation {
+  columns: string[];
+  slugs: string[];
+  types: FieldType[];
+}
+
+const presentations = new WeakMap<readonly Field[], Presentation>();
+
+function presentationOf(fields: readonly Field[]): Presentation {
+  let known = presentations.get(fields);
+  if (!known) {
+    // Column keys made once: a key built anew must be looked up in V8's string table every time.
+    known = { columns: fields.map((field) => fieldColumnName(field.id)), slugs: fields.map((field) => field.slug), types: fields.map((field) => getFieldType(field.type)) };
+    presentations.set(fields, known);
+  }
+  return known;
+}
+
 /** Rows → record objects; user and lookup values resolved with one batch per field. */
 export async function presentRecords(rows: readonly RecordRow[], table: RecordTable, fields: readonly Field[], ctx: ReadContext): Promise<RecordObject[]> {
-  // Column names are computed once, not per row: a key built anew must be looked up in V8's string table every time.
-  const columns = fields.map((field) => fieldColumnName(field.id));
+  const { columns, slugs, types } = presentationOf(fields);
   // Started together, awaited only where a type resolves values (users, lookups): the others
   // answer synchronously, and a promise per field per request is not free.
-  const pending = fields.map((field, index) => getFieldType(field.type).readMany(rows.map((row) => row[columns[index]]), field, ctx));
+  const pending = fields.map((field, index) => types[index].readMany(rows.map((row) => row[columns[index]]), field, ctx));
   const values: unknown[][] = [];
   for (const column of pending) values.push(column instanceof Promise ? await column : column);
-  const slugs = fields.map((field) => field.slug);
   const titleColumn = table.titleField ? fieldColumnName(table.titleField.id) : null;
   return rows.map((row, index) => {
     const data: Record<string, unknown> = {};

@@ -10,7 +10,7 @@ import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
 import { getFieldType } from './fields/registry.js';
 import { compileConditions, compileOrder, compileSearch } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
-import { createRecordContexts, type RecordContexts } from './record-context.js';
+import { RecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, titleText, type RecordObject } from './record-reader.js';
 import { loadRecordTable, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
@@ -51,7 +51,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     const reads = createMetadataReads(deps.metadataCache, cached);
     reads.use(actor.metadataVersion);
     const table = await loadRecordTable(db, schemaCache, reads, actor, tableId);
-    return { actor, table, reads, contexts: createRecordContexts(deps.database, deps.clock, schemaCache, reads, actor, table) };
+    return { actor, table, reads, contexts: new RecordContexts(deps.database, deps.clock, schemaCache, reads, actor, table) };
   }
 
   /**
@@ -80,8 +80,15 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     attempt.reads.confirm(await readMetadataVersion(db));
   }
 
-  /** The columns a read of `fields` selects, with the titles of single lookups read by the same statement. */
+  /**
+   * The columns a read of `fields` selects, with the titles of single lookups read by the same
+   * statement. Kept on the table object: that object lives only as long as its metadata-cache
+   * entry, whose version the request's statement confirms, and every title column was read at
+   * that same version (a newer one clears the cache, and with it this table object's entry).
+   */
   async function readSelection(attempt: Attempt, fields: readonly Field[]): Promise<records.ReadSelection> {
+    const known = selections.get(attempt.table)?.get(fields);
+    if (known) return known;
     const titles: records.TitleLookup[] = [];
     for (const field of fields) {
       if (field.type !== 'lookup' || field.multiple) continue;
@@ -89,9 +96,6 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       const titleColumn = await attempt.contexts.titleColumn(targetTableId);
       if (titleColumn !== undefined) titles.push({ column: fieldColumnName(field.id), targetTableId, titleColumn });
     }
-    // The table object lives as long as its cached metadata: so does its last selection of these fields.
-    const known = selections.get(attempt.table)?.get(fields);
-    if (known && sameTitles(known.titles, titles)) return known;
     const selection = records.describeSelection(attempt.table.id, columnsFor(attempt.table, fields), titles);
     if (!selections.has(attempt.table)) selections.set(attempt.table, new WeakMap());
     selections.get(attempt.table)!.set(fields, selection);
@@ -314,10 +318,6 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       return output;
     },
   };
-}
-
-function sameTitles(a: readonly records.TitleLookup[], b: readonly records.TitleLookup[]): boolean {
-  return a.length === b.length && a.every((title, index) => title.column === b[index].column && title.targetTableId === b[index].targetTableId && title.titleColumn === b[index].titleColumn);
 }
 
 function sqlAnd(left: RawBuilder<boolean>, right: RawBuilder<boolean>): RawBuilder<boolean> {

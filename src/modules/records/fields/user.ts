@@ -49,11 +49,9 @@ export const userField: FieldType = {
     return ids[0];
   },
   async readMany(stored, field, ctx) {
-    const users = await ctx.usersByIds([...new Set(stored.flatMap(storedIds))]);
-    return stored.map((value) => {
-      const found = storedIds(value).map((id) => users.get(id)).filter((u): u is UserSummary => u !== undefined);
-      return field.multiple ? found : (found[0] ?? null);
-    });
+    const users = await ctx.users();
+    if (!field.multiple) return stored.map((value) => (value === null || value === undefined ? null : (users.get(Number(value)) ?? null)));
+    return stored.map((value) => storedIds(value).map((id) => users.get(id)).filter((u): u is UserSummary => u !== undefined));
   },
   async compileFilter(op, value, field, ctx) {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);

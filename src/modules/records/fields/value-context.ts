@@ -20,7 +20,8 @@ export interface WriteContext {
 
 /** Batch look-ups for reads: one query per field per response, never one per record. */
 export interface ReadContext {
-  usersByIds(ids: readonly number[]): Promise<Map<number, UserSummary>>;
+  /** The account's users by id: user values may name any of them, members or not. */
+  users(): Promise<ReadonlyMap<number, UserSummary>>;
   recordTitles(tableId: number, ids: readonly number[]): Promise<Map<number, string | null>>;
 }
 
