@@ -88,6 +88,18 @@ export class MetadataReads {
     if (version !== undefined) this.used.add(version);
   }
 
+  /**
+   * The cached value of `key`, synchronously, when this attempt may use the cache and has it:
+   * the hot path of a records call then needs no promise. Counted as used, like `load`.
+   */
+  peek<T extends object>(key: string): T | undefined {
+    if (!this.cached) return undefined;
+    const hit = this.cache.get(key);
+    if (!hit) return undefined;
+    this.used.add(hit.version);
+    return hit.value as T;
+  }
+
   /** One read per key per attempt, whatever the mode. */
   async load<T extends object>(key: string, read: () => Promise<{ version: number; value: T }>): Promise<T> {
     let pending = this.loaded.get(key);

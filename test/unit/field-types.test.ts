@@ -41,7 +41,7 @@ const writeCtx: WriteContext = {
   spaceMembers: unusable,
   existingRecordIds: unusable,
 };
-const readCtx: ReadContext = { users: unusable, recordTitles: unusable };
+const readCtx: ReadContext = { users: unusable, knownUsers: () => undefined, recordTitles: unusable, knownTitles: () => undefined };
 
 const store = (type: FieldType, f: Field, input: unknown) => type.toStored(input, f, writeCtx);
 const read = (type: FieldType, f: Field, stored: unknown[]) => type.readMany(stored, f, readCtx);

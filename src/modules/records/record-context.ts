@@ -13,6 +13,8 @@ import { titleText } from './record-reader.js';
 import type { RecordTable } from './record-table.js';
 import type { TableSchemaCache } from './table-schema-cache.js';
 
+const usersKey = (accountId: number) => `users:${accountId}`;
+
 interface UserDirectory {
   byId: Map<number, UserSummary>;
   byEmail: Map<string, UserSummary>;
@@ -34,7 +36,7 @@ function directory(rows: readonly UserSummary[]): UserDirectory {
  */
 export class RecordContexts implements ReadContext, WriteContext {
   // Per target table: id → title; undefined marks a record known not to exist.
-  private readonly knownTitles = new Map<number, Map<number, string | null | undefined>>();
+  private readonly titlesByTable = new Map<number, Map<number, string | null | undefined>>();
   private filterEnvironment: FilterEnvironment | undefined;
 
   constructor(
@@ -95,7 +97,7 @@ export class RecordContexts implements ReadContext, WriteContext {
   private accountUsers(): Promise<UserDirectory> {
     const { db } = this.database;
     const accountId = this.actor.accountId;
-    return this.reads.load(`users:${accountId}`, async () => {
+    return this.reads.load(usersKey(accountId), async () => {
       const rows = await listAccountUsers(db, accountId);
       return { version: await versionOfRows(db, rows), value: directory(rows) };
     });
@@ -103,6 +105,10 @@ export class RecordContexts implements ReadContext, WriteContext {
 
   async users(): Promise<ReadonlyMap<number, UserSummary>> {
     return (await this.accountUsers()).byId;
+  }
+
+  knownUsers(): ReadonlyMap<number, UserSummary> | undefined {
+    return this.reads.peek<UserDirectory>(usersKey(this.actor.accountId))?.byId;
   }
 
   /** A lookup target's title column (null: no title field); undefined when the caller cannot see the table. */
@@ -120,8 +126,8 @@ export class RecordContexts implements ReadContext, WriteContext {
   }
 
   private titlesOf(tableId: number): Map<number, string | null | undefined> {
-    let known = this.knownTitles.get(tableId);
-    if (!known) this.knownTitles.set(tableId, (known = new Map()));
+    let known = this.titlesByTable.get(tableId);
+    if (!known) this.titlesByTable.set(tableId, (known = new Map()));
     return known;
   }
 
@@ -136,8 +142,14 @@ export class RecordContexts implements ReadContext, WriteContext {
       const found = column ? await selectColumnValues(db, tableId, column, unknown) : new Map([...(await findExistingIds(db, tableId, unknown))].map((id) => [id, null]));
       for (const id of unknown) known.set(id, found.has(id) ? titleText(found.get(id)) : undefined);
     }
+    return this.knownTitles(tableId, ids)!;
+  }
+
+  knownTitles(tableId: number, ids: readonly number[]): Map<number, string | null> | undefined {
+    const known = this.titlesOf(tableId);
     const titles = new Map<number, string | null>();
     for (const id of ids) {
+      if (!known.has(id)) return undefined;
       const title = known.get(id);
       if (title !== undefined) titles.set(id, title);
     }

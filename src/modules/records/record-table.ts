@@ -40,9 +40,13 @@ const selectTableWithMembership = prepareQuery((db: Kysely<SystemSchema>, tableI
     .where('t.id', '=', tableId),
 );
 
+type TableRow = Awaited<ReturnType<typeof selectTableWithMembership>>[number];
+
+const tableKey = (tableId: number, actor: Actor) => `table:${tableId}:${actor.userId}`;
+
 /** The table row with the user's role, through the metadata cache. */
 async function findTableWithMembership(db: Kysely<SystemSchema>, reads: MetadataReads, actor: Actor, tableId: number) {
-  const found = await reads.load(`table:${tableId}:${actor.userId}`, async () => {
+  const found = await reads.load(tableKey(tableId, actor), async () => {
     const [row] = await selectTableWithMembership(db, tableId, actor.userId);
     return { version: row ? Number(row.metadata_version) : await readMetadataVersion(db), value: { row } };
   });
@@ -50,18 +54,38 @@ async function findTableWithMembership(db: Kysely<SystemSchema>, reads: Metadata
 }
 
 /** A table the caller cannot see answers `400 Invalid Table`, exactly like one that does not exist. */
-export async function loadRecordTable(db: Kysely<SystemSchema>, cache: TableSchemaCache, reads: MetadataReads, actor: Actor, tableId: number): Promise<RecordTable> {
-  const row = await findTableWithMembership(db, reads, actor, tableId);
+function visibleRole(row: TableRow | undefined, actor: Actor): Role {
   const implied = row ? impliedSpaceRole(actor, { id: row.space_id, account_id: row.account_id }) : null;
   const role = implied === undefined ? ((row?.role as Role | null) ?? null) : implied;
   if (!row || !role) throw new ValidationError('Invalid Table', 'invalid_table');
-  const fields = await cache.fields(db, tableId, row.schema_version);
-  // While the table row stays cached (same object), its description is reused, not rebuilt per request.
+  return role;
+}
+
+/** While the table row stays cached (same object), its description is reused, not rebuilt per request. */
+function describeOnce(row: TableRow, role: Role, fields: Field[]): RecordTable {
   let byRole = described.get(row);
   if (!byRole) described.set(row, (byRole = new Map()));
   let table = byRole.get(role);
   if (!table || table.fields !== fields) byRole.set(role, (table = describeRecordTable(row, role, fields)));
   return table;
+}
+
+export async function loadRecordTable(db: Kysely<SystemSchema>, cache: TableSchemaCache, reads: MetadataReads, actor: Actor, tableId: number): Promise<RecordTable> {
+  const row = await findTableWithMembership(db, reads, actor, tableId);
+  const role = visibleRole(row, actor);
+  return describeOnce(row!, role, await cache.fields(db, tableId, row!.schema_version));
+}
+
+/**
+ * The same, synchronously, when the table row and its fields are cached: the common case of a
+ * records call, which then waits for no promise here. Undefined when something must be read.
+ */
+export function cachedRecordTable(cache: TableSchemaCache, reads: MetadataReads, actor: Actor, tableId: number): RecordTable | undefined {
+  const found = reads.peek<{ row: TableRow | undefined }>(tableKey(tableId, actor));
+  if (!found) return undefined;
+  const role = visibleRole(found.row, actor);
+  const fields = cache.peek(tableId, found.row!.schema_version);
+  return fields && describeOnce(found.row!, role, fields);
 }
 
 const described = new WeakMap<object, Map<Role, RecordTable>>();

@@ -12,7 +12,7 @@ import { compileConditions, compileOrder, compileSearch } from './query/compile-
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { RecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, titleText, type RecordObject } from './record-reader.js';
-import { loadRecordTable, type RecordTable } from './record-table.js';
+import { cachedRecordTable, loadRecordTable, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
@@ -50,7 +50,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   async function openAttempt(actor: Actor, tableId: number, cached: boolean): Promise<Attempt> {
     const reads = createMetadataReads(deps.metadataCache, cached);
     reads.use(actor.metadataVersion);
-    const table = await loadRecordTable(db, schemaCache, reads, actor, tableId);
+    const table = cachedRecordTable(schemaCache, reads, actor, tableId) ?? (await loadRecordTable(db, schemaCache, reads, actor, tableId));
     return { actor, table, reads, contexts: new RecordContexts(deps.database, deps.clock, schemaCache, reads, actor, table) };
   }
 
@@ -86,8 +86,12 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
    * entry, whose version the request's statement confirms, and every title column was read at
    * that same version (a newer one clears the cache, and with it this table object's entry).
    */
+  function knownSelection(attempt: Attempt, fields: readonly Field[]): records.ReadSelection | undefined {
+    return selections.get(attempt.table)?.get(fields);
+  }
+
   async function readSelection(attempt: Attempt, fields: readonly Field[]): Promise<records.ReadSelection> {
-    const known = selections.get(attempt.table)?.get(fields);
+    const known = knownSelection(attempt, fields);
     if (known) return known;
     const titles: records.TitleLookup[] = [];
     for (const field of fields) {
@@ -118,7 +122,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   }
 
   async function readRecord(attempt: Attempt, recordId: number): Promise<RecordObject> {
-    const selection = await readSelection(attempt, attempt.table.fields);
+    const selection = knownSelection(attempt, attempt.table.fields) ?? (await readSelection(attempt, attempt.table.fields));
     const { row, version } = await records.findRecordWithVersion(db, recordId, selection);
     attempt.reads.confirm(version);
     if (!row) throw recordNotFound();
@@ -256,7 +260,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       return onTable(actor, tableId, async (attempt) => {
         const { query, where, orderBy } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
-        const selection = await readSelection(attempt, fields);
+        const selection = knownSelection(attempt, fields) ?? (await readSelection(attempt, fields));
         const rows = await records.selectRecordRows(db, tableId, { selection, where, orderBy, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         return present(attempt, rows, fields, selection);

@@ -10,10 +10,16 @@ import { listFields } from '../tables/tables.repository.js';
  */
 export function createTableSchemaCache() {
   const entries = new Map<number, { version: number; fields: Field[] }>();
+  const peek = (tableId: number, version: number): Field[] | undefined => {
+    const cached = entries.get(tableId);
+    return cached && cached.version === version ? cached.fields : undefined;
+  };
   return {
+    /** The field list when it is cached at this version, synchronously. */
+    peek,
     async fields(db: Kysely<SystemSchema>, tableId: number, version: number): Promise<Field[]> {
-      const cached = entries.get(tableId);
-      if (cached && cached.version === version) return cached.fields;
+      const cached = peek(tableId, version);
+      if (cached) return cached;
       const fields = await listFields(db, tableId);
       entries.set(tableId, { version, fields });
       return fields;

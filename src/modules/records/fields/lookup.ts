@@ -45,12 +45,16 @@ export const lookupField: FieldType = {
     if (ids.length > 1) throw new FieldValueError(field, 'only one record is allowed');
     return ids[0];
   },
-  async readMany(stored, field, ctx) {
-    const titles = await ctx.recordTitles(field.settings.table_id as number, [...new Set(stored.flatMap(storedIds))]);
-    return stored.map((value) => {
-      const found = storedIds(value).filter((id) => titles.has(id)).map((id) => ({ id, title: titles.get(id) ?? null }));
-      return field.multiple ? found : (found[0] ?? null);
-    });
+  readMany(stored, field, ctx) {
+    const present = (titles: Map<number, string | null>) =>
+      stored.map((value) => {
+        const found = storedIds(value).filter((id) => titles.has(id)).map((id) => ({ id, title: titles.get(id) ?? null }));
+        return field.multiple ? found : (found[0] ?? null);
+      });
+    const tableId = field.settings.table_id as number;
+    const ids = [...new Set(stored.flatMap(storedIds))];
+    const known = ctx.knownTitles(tableId, ids);
+    return known ? present(known) : ctx.recordTitles(tableId, ids).then(present);
   },
   compileFilter(op, value, field, ctx) {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);

@@ -48,10 +48,13 @@ export const userField: FieldType = {
     if (ids.length > 1) throw new FieldValueError(field, 'only one user is allowed');
     return ids[0];
   },
-  async readMany(stored, field, ctx) {
-    const users = await ctx.users();
-    if (!field.multiple) return stored.map((value) => (value === null || value === undefined ? null : (users.get(Number(value)) ?? null)));
-    return stored.map((value) => storedIds(value).map((id) => users.get(id)).filter((u): u is UserSummary => u !== undefined));
+  readMany(stored, field, ctx) {
+    const present = (users: ReadonlyMap<number, UserSummary>) =>
+      field.multiple
+        ? stored.map((value) => storedIds(value).map((id) => users.get(id)).filter((u): u is UserSummary => u !== undefined))
+        : stored.map((value) => (value === null || value === undefined ? null : (users.get(Number(value)) ?? null)));
+    const known = ctx.knownUsers();
+    return known ? present(known) : ctx.users().then(present);
   },
   async compileFilter(op, value, field, ctx) {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);

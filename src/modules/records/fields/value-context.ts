@@ -22,7 +22,11 @@ export interface WriteContext {
 export interface ReadContext {
   /** The account's users by id: user values may name any of them, members or not. */
   users(): Promise<ReadonlyMap<number, UserSummary>>;
+  /** The same, synchronously, when the request can take it from the metadata cache. */
+  knownUsers(): ReadonlyMap<number, UserSummary> | undefined;
   recordTitles(tableId: number, ids: readonly number[]): Promise<Map<number, string | null>>;
+  /** The same, synchronously, when every id's title is already known to this request. */
+  knownTitles(tableId: number, ids: readonly number[]): Map<number, string | null> | undefined;
 }
 
 export interface FilterContext {
