@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/database.js';
 import type { MetadataCache } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
@@ -70,14 +71,34 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
   }
 
   /**
+   * Secrets seen lately, with their cache key and, for the cached row they last resolved to,
+   * the identity per client address: a busy key is hashed and described once while its row
+   * stays cached, not on every request. Bounded; a new row (any metadata change) starts over.
+   */
+  const recentSecrets = new LRUCache<string, { cacheKey: string; row?: ActiveKey; actors: Map<string, Actor> }>({ max: 1000 });
+  const maxAddressesPerKey = 64;
+
+  /**
    * The identity from the per-process metadata cache, synchronously, or undefined when the key
    * is not cached: only for routes that confirm its version in their own statements (records),
    * which then retry with `actor.refresh` if it changed. No promise: records calls run this
    * on every request.
    */
   function authenticateCachedKey(secret: string, clientAddress: string): Actor | undefined {
-    const row = deps.metadataCache.get(cacheKeyOf(hashToken(secret)))?.value as ActiveKey | undefined;
-    return row ? actorOf(row, secret, clientAddress) : undefined;
+    let recent = recentSecrets.get(secret);
+    if (!recent) recentSecrets.set(secret, (recent = { cacheKey: cacheKeyOf(hashToken(secret)), actors: new Map() }));
+    const row = deps.metadataCache.get(recent.cacheKey)?.value as ActiveKey | undefined;
+    if (!row) return undefined;
+    if (recent.row !== row) {
+      recent.row = row;
+      recent.actors = new Map();
+    }
+    let actor = recent.actors.get(clientAddress);
+    if (!actor) {
+      actor = actorOf(row, secret, clientAddress);
+      if (recent.actors.size < maxAddressesPerKey) recent.actors.set(clientAddress, actor);
+    }
+    return actor;
   }
 
   return {
