@@ -2,6 +2,8 @@
  * `npm run bench -- --rows 1000000 --db sqlite|postgres`: loads a 10-field table through the
  * service's bulk path, then drives the real server and the floor (same SQL, bare node:http)
  * with autocannon on each shape, and prints requests/s, p50, p99 and server RSS side by side.
+ * Each shape's time is cut into `--slices` turns that alternate between Tabula and the floor,
+ * so that a slow moment of the machine weighs on both rather than on one of them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +24,7 @@ const { values: options } = parseArgs({
     db: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
+    slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update' },
     reuse: { type: 'boolean', default: false },
@@ -139,8 +142,10 @@ interface Measurement {
   errors: number;
 }
 
-async function drive(url: string, seconds: number, next: () => { method: 'GET' | 'POST'; path: string; body?: unknown }, headers: Record<string, string>): Promise<Measurement> {
-  const result = await autocannon({
+type NextRequest = () => { method: 'GET' | 'POST'; path: string; body?: unknown };
+
+async function drive(url: string, seconds: number, next: NextRequest, headers: Record<string, string>) {
+  return autocannon({
     url,
     connections,
     duration: seconds,
@@ -153,7 +158,20 @@ async function drive(url: string, seconds: number, next: () => { method: 'GET' |
       },
     ],
   });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Requests/s over all slices; p50 and p99 are the medians of the slices' own values. */
+function combine(results: autocannon.Result[]): Measurement {
+  const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const seconds = results.reduce((sum, r) => sum + r.duration, 0);
+  return {
+    requestsPerSecond: seconds > 0 ? requests / seconds : 0,
+    p50: median(results.map((r) => r.latency.p50)),
+    p99: median(results.map((r) => r.latency.p99)),
+    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+  };
 }
 
 async function main() {
@@ -183,13 +201,20 @@ async function main() {
       const serviceNext = () => shape.service(random);
       const floorNext = () => ({ method: 'POST' as const, path: shape.floor(random) });
       const auth = { authorization: `Bearer ${dataset.apiKey}` };
-      log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor…`);
+      log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
       await drive(server.url, Number(options.warmup), serviceNext, auth);
-      const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.child.pid!))), 200);
-      const tabula = await drive(server.url, duration, serviceNext, auth);
-      clearInterval(sampler);
       await drive(floor.url, Number(options.warmup), floorNext, {});
-      const bare = await drive(floor.url, duration, floorNext, {});
+      const slices = Math.max(1, Number(options.slices));
+      const tabulaSlices: autocannon.Result[] = [];
+      const floorSlices: autocannon.Result[] = [];
+      for (let slice = 0; slice < slices; slice += 1) {
+        const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.child.pid!))), 200);
+        tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth));
+        clearInterval(sampler);
+        floorSlices.push(await drive(floor.url, duration / slices, floorNext, {}));
+      }
+      const tabula = combine(tabulaSlices);
+      const bare = combine(floorSlices);
       const share = bare.requestsPerSecond > 0 ? Math.round((100 * tabula.requestsPerSecond) / bare.requestsPerSecond) : 0;
       rowsOut.push(
         `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${bare.requestsPerSecond.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${share}% | ${maxRss.toFixed(0)} |${tabula.errors || bare.errors ? ` errors: ${tabula.errors}/${bare.errors}` : ''}`,
