@@ -122,5 +122,3 @@ export class MetadataReads {
     this.isConfirmed = true;
   }
 }
-
-

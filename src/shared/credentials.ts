@@ -35,7 +35,7 @@ export function generateSessionToken(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
-/** SHA-256 in hex. The one-shot `crypto.hash` skips the Hash object: this runs on every authenticated request. */
+/** SHA-256 in hex; the one-shot `crypto.hash` skips building a Hash object for each token. */
 export function hashToken(token: string): string {
   return crypto.hash('sha256', token, 'hex');
 }
