@@ -90,9 +90,8 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     return selections.get(attempt.table)?.get(fields);
   }
 
-  async function readSelection(attempt: Attempt, fields: readonly Field[]): Promise<records.ReadSelection> {
-    const known = knownSelection(attempt, fields);
-    if (known) return known;
+  /** Works out and keeps the selection that `knownSelection` did not have. */
+  async function buildSelection(attempt: Attempt, fields: readonly Field[]): Promise<records.ReadSelection> {
     const titles: records.TitleLookup[] = [];
     for (const field of fields) {
       if (field.type !== 'lookup' || field.multiple) continue;
@@ -122,7 +121,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   }
 
   async function readRecord(attempt: Attempt, recordId: number): Promise<RecordObject> {
-    const selection = knownSelection(attempt, attempt.table.fields) ?? (await readSelection(attempt, attempt.table.fields));
+    const selection = knownSelection(attempt, attempt.table.fields) ?? (await buildSelection(attempt, attempt.table.fields));
     const { row, version } = await records.findRecordWithVersion(db, recordId, selection);
     attempt.reads.confirm(version);
     if (!row) throw recordNotFound();
@@ -260,7 +259,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       return onTable(actor, tableId, async (attempt) => {
         const { query, where, orderBy } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
-        const selection = knownSelection(attempt, fields) ?? (await readSelection(attempt, fields));
+        const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
         const rows = await records.selectRecordRows(db, tableId, { selection, where, orderBy, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         return present(attempt, rows, fields, selection);
