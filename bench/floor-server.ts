@@ -26,10 +26,12 @@ const pgDialect = config.engine === 'postgres';
 const p = (n: number) => (pgDialect ? `$${n}` : '?');
 const searchSql = pgDialect
   ? `_search like ${p(1)}`
-  : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)} order by rowid limit 100)`;
+  : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)} and instr(_search, ${p(2)}) > 0 order by rowid limit 100)`;
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
-const searchParameter = pgDialect ? `%${config.searchTerm}%` : `"${config.searchTerm}"`;
+// SQLite's index keeps no trigram positions: it narrows to the records holding every trigram, instr checks the term.
+const trigrams = Array.from({ length: config.searchTerm.length - 2 }, (_, i) => `"${config.searchTerm.slice(i, i + 3)}"`);
+const searchParameters = pgDialect ? [`%${config.searchTerm}%`] : [trigrams.join(' AND '), config.searchTerm];
 
 type Run = (sql: string, params: unknown[]) => Promise<unknown[]>;
 
@@ -91,7 +93,7 @@ async function answer(shape: string, id: number): Promise<unknown> {
     case 'count-all':
       return (await run(statements.countAll, []))[0];
     case 'search':
-      return run(statements.search, [searchParameter]);
+      return run(statements.search, searchParameters);
     case 'get':
       return (await run(statements.get, [id]))[0];
     case 'create': {

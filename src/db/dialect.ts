@@ -59,22 +59,44 @@ export async function tuneSqliteSearchIndex(db: Kysely<any>, table: string): Pro
 }
 
 /**
- * FTS5 trigram queries need at least three characters; shorter terms fall back to a scan. FTS5
- * yields matches in rowid order, so when only the first matches by id are wanted (and no short
- * term filters them further) it stops there instead of materialising every match: a common
- * term in a million records, 39 ms → 0.5 ms.
+ * The search index keeps which records hold each trigram, not where (`detail=none`): a third
+ * of the full index's size, and half the cost of indexing a new record (550 → 280 µs on a
+ * million records), at the price of checking each candidate's text. The index narrows to the
+ * records holding every trigram of the terms; `instr` then keeps those holding each term itself.
+ */
+const sqliteSearchIndexOptions = sql.raw(`tokenize='trigram', detail=none`);
+
+/** At most this many of a term's trigrams go to the index: a few already narrow it, `instr` decides. */
+const trigramsPerTerm = 16;
+
+/** A term's distinct trigrams (by code point), as FTS5 strings. */
+function trigramsOf(term: string): string[] {
+  const characters = [...term];
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= characters.length && trigrams.size < trigramsPerTerm; i += 1) trigrams.add(characters.slice(i, i + 3).join(''));
+  return [...trigrams].map((trigram) => `"${trigram.replace(/"/g, '""')}"`);
+}
+
+/**
+ * Terms of three characters or more narrow through the index; every term is then checked with
+ * `instr`. FTS5 yields candidates in rowid order, so when only the first matches by id are
+ * wanted the check runs inside the index query, which stops at the first matches: a common
+ * term in a million records, 240 ms → 0.3 ms. Otherwise the check runs on the table's rows,
+ * which the statement reads anyway.
  */
 function sqliteSearchCondition(table: string, terms: readonly string[], firstMatches?: number): RawBuilder<boolean> {
-  const indexed = terms.filter((term) => [...term].length >= 3);
-  const scanned = terms.filter((term) => [...term].length < 3);
-  const parts: RawBuilder<boolean>[] = scanned.map((term) => sql<boolean>`instr(_search, ${term}) > 0`);
-  if (indexed.length > 0) {
-    const fts = sql.table(`${table}_fts`);
-    const match = indexed.map((term) => `"${term.replace(/"/g, '""')}"`).join(' AND ');
-    const limit = firstMatches !== undefined && scanned.length === 0 ? sql` order by rowid limit ${firstMatches}` : sql``;
-    parts.push(sql<boolean>`id in (select rowid from ${fts} where ${fts} match ${match}${limit})`);
+  const holdsEveryTerm = sql.join(
+    terms.map((term) => sql<boolean>`instr(_search, ${term}) > 0`),
+    sql` and `,
+  );
+  const trigrams = [...new Set(terms.flatMap(trigramsOf))];
+  if (trigrams.length === 0) return sql<boolean>`(${holdsEveryTerm})`;
+  const fts = sql.table(`${table}_fts`);
+  const match = trigrams.join(' AND ');
+  if (firstMatches !== undefined) {
+    return sql<boolean>`id in (select rowid from ${fts} where ${fts} match ${match} and ${holdsEveryTerm} order by rowid limit ${firstMatches})`;
   }
-  return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+  return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${match}) and ${holdsEveryTerm})`;
 }
 
 /**
@@ -99,7 +121,7 @@ const sqliteDialect: Dialect = {
   async createSearchIndex(db, table) {
     const fts = sql.table(`${table}_fts`);
     const base = sql.table(table);
-    await sql`create virtual table ${fts} using fts5(_search, content=${sql.lit(table)}, content_rowid='id', tokenize='trigram')`.execute(db);
+    await sql`create virtual table ${fts} using fts5(_search, content=${sql.lit(table)}, content_rowid='id', ${sqliteSearchIndexOptions})`.execute(db);
     await tuneSqliteSearchIndex(db, table);
     await sql`create trigger ${sql.id(`${table}_search_insert`)} after insert on ${base} begin
       insert into ${fts}(rowid, _search) values (new.id, new._search); end`.execute(db);
@@ -110,6 +132,7 @@ const sqliteDialect: Dialect = {
       insert into ${fts}(rowid, _search) values (new.id, new._search); end`.execute(db);
   },
   async dropSearchIndex(db, table) {
+    for (const event of ['insert', 'delete', 'update']) await sql`drop trigger if exists ${sql.id(`${table}_search_${event}`)}`.execute(db);
     await sql`drop table if exists ${sql.table(`${table}_fts`)}`.execute(db);
   },
   searchCondition: sqliteSearchCondition,

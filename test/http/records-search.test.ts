@@ -184,6 +184,24 @@ describe('records search', () => {
     expect(await search('za')).toEqual([]);
   });
 
+  it('finds a term only where it stands whole, not where its pieces are scattered', async () => {
+    // The SQLite index keeps which records hold each trigram, not where: both records below
+    // hold every trigram of the terms searched, and only the first holds them in a row.
+    const space = await createSpace(ctx, world, 'Scattered');
+    const table = await createTable(ctx, world, space.id, { name: 'Notes', fields: [{ id: 'note', name: 'Note', type: 'text' }] });
+    const long = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const ids: Record<string, number> = {};
+    for (const [label, note] of Object.entries({ whole: `the dormitory ${long}`, scattered: `odor normal ${long.slice(0, -1)}_${long.slice(-4)}` })) {
+      ids[label] = (await post(`/api/table/${table.id}/records/create`, { data: { note } })).body.id;
+    }
+    const found = async (body: Record<string, unknown>) => (await post(`/api/table/${table.id}/records/ids`, body)).body;
+    for (const extra of [{}, { limit: 10 }, { order_by: 'note' }]) {
+      expect(await found({ search: 'dorm', ...extra })).toEqual([ids.whole]);
+      expect(await found({ search: long, ...extra })).toEqual([ids.whole]);
+    }
+    expect((await post(`/api/table/${table.id}/records/count`, { search: 'dorm' })).body.count).toBe(1);
+  });
+
   it('applies to count and ids as well', async () => {
     const count = await post(`/api/table/${tableId}/records/count`, { search: 'sure' });
     expect(count.body).toEqual({ count: 2, total: 8, total_approx: false, restricted: true });

@@ -122,9 +122,16 @@ describe.each(['sqlite', 'postgres'] as const)('compiled query SQL on %s', (name
     if (name === 'sqlite') {
       expect(text).toContain('"rec_1_fts" match ?');
       expect(text).toContain('select rowid from "rec_1_fts"');
-      // Terms under three characters cannot use the trigram index and are checked with instr.
-      expect(text).toContain('instr(_search, ?)');
-      expect(parameters).toEqual(['wo', '"hello" AND """quoted""" AND "50%"']);
+      // The index narrows to the records holding every trigram of the longer terms (it keeps
+      // no positions); instr then checks every term itself, the short ones included.
+      expect(text.match(/instr\(_search, \?\) > 0/g)).toHaveLength(4);
+      expect(parameters).toEqual([
+        '"hel" AND "ell" AND "llo" AND """qu" AND "quo" AND "uot" AND "ote" AND "ted" AND "ed""" AND "50%"',
+        'hello',
+        'wo',
+        '"quoted"',
+        '50%',
+      ]);
     } else {
       expect(text.match(/_search like \$\d+ escape '\\'/g)).toHaveLength(4);
       expect(parameters).toEqual(['%hello%', '%wo%', '%"quoted"%', '%50\\%%']);
@@ -160,16 +167,23 @@ describe('search limited to the first matches', () => {
     return compileOnly(name).selectFrom('rec_1').select('id').where(condition).compile();
   };
 
-  it('on SQLite, stops the FTS5 query at the first matches in rowid order', () => {
-    const limited = textOf('sqlite', 150);
-    expect(limited.sql).toMatch(/match \? order by rowid limit \?\)/);
-    expect(limited.parameters).toEqual(['"abc"', 150]);
+  it('on SQLite, checks the terms inside the FTS5 query and stops it at the first matches in rowid order', () => {
+    const limited = textOf('sqlite', 150, 'abc ab');
+    expect(limited.sql).toMatch(/match \? and instr\(_search, \?\) > 0 and instr\(_search, \?\) > 0 order by rowid limit \?\)/);
+    expect(limited.parameters).toEqual(['"abc"', 'abc', 'ab', 150]);
     expect(textOf('sqlite').sql).not.toMatch(/limit/);
   });
 
-  it('takes every match when a short term still filters them, and on PostgreSQL', () => {
-    expect(textOf('sqlite', 150, 'abc ab').sql).not.toMatch(/limit/);
+  it('takes every match when no term reaches the index (all under three characters), and on PostgreSQL', () => {
+    expect(textOf('sqlite', 150, 'ab c').sql).not.toMatch(/limit|match/);
     expect(textOf('postgres', 150).sql).not.toMatch(/limit/);
+  });
+
+  it('sends at most 16 trigrams of a long term to the index', () => {
+    const term = 'abcdefghijklmnopqrstuvwxyz';
+    const { parameters } = textOf('sqlite', undefined, term);
+    expect((parameters[0] as string).split(' AND ')).toHaveLength(16);
+    expect(parameters[1]).toBe(term);
   });
 });
 

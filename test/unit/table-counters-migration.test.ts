@@ -63,10 +63,12 @@ describe(`table counters migration (${testEngine})`, () => {
       .addColumn(`f_${fieldId}`, 'text')
       .execute();
     await opened.dialect.createSearchIndex(db, `rec_${tableId}`);
-    // At 0002 an FTS5 index had the default automerge of 4 (today's createSearchIndex sets 8).
+    // At 0002 an FTS5 index kept trigram positions and had the default automerge of 4; the
+    // triggers were today's, and name the index, which is made anew here as it was then.
     if (testEngine === 'sqlite') {
       const fts = sql.table(`rec_${tableId}_fts`);
-      await sql`insert into ${fts}(${fts}, rank) values ('automerge', 4)`.execute(db);
+      await sql`drop table ${fts}`.execute(db);
+      await sql`create virtual table ${fts} using fts5(_search, content=${sql.lit(`rec_${tableId}`)}, content_rowid='id', tokenize='trigram')`.execute(db);
     }
   }
 
@@ -146,11 +148,16 @@ describe(`table counters migration (${testEngine})`, () => {
     expect(names).toContain('table_row_counts');
     expect(names).not.toContain('table_counters');
     expect(await realCount(fullId)).toBe(3);
-    if (testEngine === 'sqlite') expect(await automerge(fullId)).toBe(4);
+    if (testEngine === 'sqlite') {
+      expect(await automerge(fullId)).toBeUndefined();
+      const fts = sql.table(`rec_${fullId}_fts`);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from ${fts} where ${fts} match ${'"gamma"'}`.execute(db);
+      expect(Number(rows[0].n)).toBe(1);
+    }
   });
 
   it('migrating to latest applies 0003 and every later migration', async () => {
-    expect(await migrateToLatest(opened)).toEqual(['0003-table-counters', '0004-search-merging', '0005-metadata-version']);
+    expect(await migrateToLatest(opened)).toEqual(['0003-table-counters', '0004-search-merging', '0005-metadata-version', '0006-search-index-without-positions']);
     expect(await migrateToLatest(opened)).toEqual([]);
   });
 
@@ -222,18 +229,19 @@ describe(`table counters migration (${testEngine})`, () => {
     expect((await counters(fullId)).rows).toBe(await realCount(fullId));
   });
 
-  it('the search index of every old table is tuned by 0004 (SQLite) and still follows its rows', async () => {
+  it('the search index of every old table is remade by 0006 without positions (SQLite), merging at 8, and still finds its rows', async () => {
     if (testEngine === 'sqlite') {
       for (const tableId of [fullId, emptyId]) {
         expect(await automerge(tableId)).toBe(8);
+        const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = ${`rec_${tableId}_fts`}`.execute(db);
+        expect(rows[0].sql).toMatch(/detail=none/);
       }
-      const fts = sql.table(`rec_${fullId}_fts`);
-      const { rows } = await sql<{ n: number }>`select count(*) as n from ${fts} where ${fts} match ${'"gamma"'}`.execute(db);
-      expect(Number(rows[0].n)).toBe(1);
     } else {
       const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${`rec_${fullId}`} and indexname = ${`rec_${fullId}_search`}`.execute(db);
       expect(rows).toHaveLength(1);
     }
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${recordTable(fullId)} where ${opened.dialect.searchCondition(`rec_${fullId}`, ['gamma'])}`.execute(db);
+    expect(Number(rows[0].n)).toBe(1);
   });
 
   describe('the migrated database behind the app', () => {

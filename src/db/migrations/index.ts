@@ -5,6 +5,7 @@ import { searchMigration } from './0002-search.js';
 import { tableCountersMigration } from './0003-table-counters.js';
 import { searchMergingMigration } from './0004-search-merging.js';
 import { metadataVersionMigration } from './0005-metadata-version.js';
+import { searchIndexWithoutPositionsMigration } from './0006-search-index-without-positions.js';
 
 /** Migrations live in code (no file-system scanning), so the built binary carries them. */
 export function createMigrationProvider(dialect: Dialect): MigrationProvider {
@@ -16,6 +17,7 @@ export function createMigrationProvider(dialect: Dialect): MigrationProvider {
         '0003-table-counters': tableCountersMigration(dialect),
         '0004-search-merging': searchMergingMigration(dialect),
         '0005-metadata-version': metadataVersionMigration(dialect),
+        '0006-search-index-without-positions': searchIndexWithoutPositionsMigration(dialect),
       };
     },
   };
