@@ -144,11 +144,12 @@ interface Measurement {
 
 type NextRequest = () => { method: 'GET' | 'POST'; path: string; body?: unknown };
 
-async function drive(url: string, seconds: number, next: NextRequest, headers: Record<string, string>) {
+/** Drives `url` for `seconds`, or when `amount` is given, for exactly that many requests, timed to the last answer. */
+async function drive(url: string, seconds: number, next: NextRequest, headers: Record<string, string>, amount?: number) {
   return autocannon({
     url,
     connections,
-    duration: seconds,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
     requests: [
       {
         setupRequest: (request: any) => {
@@ -202,16 +203,20 @@ async function main() {
       const floorNext = () => ({ method: 'POST' as const, path: shape.floor(random) });
       const auth = { authorization: `Bearer ${dataset.apiKey}` };
       log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
-      await drive(server.url, Number(options.warmup), serviceNext, auth);
+      const warm = await drive(server.url, Number(options.warmup), serviceNext, auth);
       await drive(floor.url, Number(options.warmup), floorNext, {});
       const slices = Math.max(1, Number(options.slices));
+      // A shape answering a few requests a second would lose much of each slice to the requests
+      // still in flight when it ends: it runs a fixed number of requests per slice instead.
+      const expected = warm.requests.average * (duration / slices);
+      const amount = expected < 100 ? Math.max(connections, Math.round(expected)) : undefined;
       const tabulaSlices: autocannon.Result[] = [];
       const floorSlices: autocannon.Result[] = [];
       for (let slice = 0; slice < slices; slice += 1) {
         const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.child.pid!))), 200);
-        tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth));
+        tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, amount));
         clearInterval(sampler);
-        floorSlices.push(await drive(floor.url, duration / slices, floorNext, {}));
+        floorSlices.push(await drive(floor.url, duration / slices, floorNext, {}, amount));
       }
       const tabula = combine(tabulaSlices);
       const bare = combine(floorSlices);
