@@ -73,7 +73,8 @@ const pageColumns = `${readColumns}, (select version from metadata_version where
 
 const statements = {
   // The same statements the service runs: page the ids, then read those rows (with lookup titles and the metadata version).
-  list: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${c.stage} = ${p(1)} order by ${c.amount} desc nulls last, id asc limit 100 offset ${p(2)}) order by ${c.amount} desc nulls last, id asc`,
+  // On SQLite the page is found in the first stretch of the amount index's order (records.repository.ts).
+  list: `select ${pageColumns} from ${table} as r where r.id in (select id from ${pgDialect ? table : `(select * from ${table} indexed by ${table}_${c.amount}_idx order by ${c.amount} desc nulls last, id asc limit ?)`} where ${c.stage} = ${p(1)} order by ${c.amount} desc nulls last, id asc limit 100 offset ${p(2)}) order by ${c.amount} desc nulls last, id asc`,
   count: `select count(*) as count from ${table} where ${c.stage} = ${p(1)}`,
   countAll: `select count(*) as count from ${table}`,
   search: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${searchSql} order by id asc limit 100) order by id asc`,
@@ -85,9 +86,9 @@ const statements = {
 async function answer(shape: string, id: number): Promise<unknown> {
   switch (shape) {
     case 'list':
-      return run(statements.list, [config.stage, 0]);
+      return run(statements.list, pgDialect ? [config.stage, 0] : [800, config.stage, 0]);
     case 'list-deep':
-      return run(statements.list, [config.stage, 10_000]);
+      return run(statements.list, pgDialect ? [config.stage, 10_000] : [80_800, config.stage, 10_000]);
     case 'count':
       return (await run(statements.count, [config.stage]))[0];
     case 'count-all':

@@ -44,6 +44,8 @@ export interface SelectOptions {
   orderBy: readonly RawBuilder<unknown>[];
   limit: number;
   offset: number;
+  /** An index that may deliver the rows in `orderBy` order (SQLite): see selectRecordRows. */
+  sortIndex?: string | null;
 }
 
 function selectionOf(selection: ReadSelection) {
@@ -121,13 +123,39 @@ function selectListSql(db: Db, selection: ReadSelection): string {
  * included, costs several times more. The select list comes precompiled: building it through
  * Kysely on every page cost more than presenting the records.
  */
+/** A page is first looked for among this many times its offset + limit rows of the sort order… */
+const stretchFactor = 8;
+/** …when that stretch is at most this long. */
+const maxStretch = 100_000;
+
+/**
+ * A page of rows: its ids first, then their columns. Filtered and sorted by an indexed field,
+ * SQLite's planner takes the filter's index and sorts every match, never weighing the LIMIT:
+ * a common value among a million records costs 300 ms. So the page is first looked for in
+ * the first stretch of the table in sort order, walked on the sort field's index. When that
+ * stretch holds the whole page, it holds the first offset + limit matches of the table itself,
+ * so the page is exact: 0.6 ms. Otherwise (a rare value, or no such index) the plain
+ * statement runs.
+ */
 export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<Array<RecordRow & { metadata_version: number | string }>> {
   const table = sql.table(recordTableName(tableId));
   const where = options.where ? sql` where ${options.where}` : sql``;
   const order = sql.join(options.orderBy);
-  const query = sql<RecordRow & { metadata_version: number | string }>`select ${sql.raw(selectListSql(db, options.selection))}, ${metadataVersionColumn} as metadata_version
-    from ${table} as r where r.id in (select id from ${table}${where} order by ${order} limit ${options.limit} offset ${options.offset}) order by ${order}`;
-  return runRead(db, query.compile(db));
+  const page = (source: RawBuilder<unknown>) =>
+    runRead(
+      db,
+      sql<RecordRow & { metadata_version: number | string }>`select ${sql.raw(selectListSql(db, options.selection))}, ${metadataVersionColumn} as metadata_version
+    from ${table} as r where r.id in (select id from ${source}${where} order by ${order} limit ${options.limit} offset ${options.offset}) order by ${order}`.compile(db),
+    );
+  const stretch = (options.offset + options.limit) * stretchFactor;
+  if (options.sortIndex && options.where && stretch <= maxStretch) {
+    const rows = await page(sql`(select * from ${table} indexed by ${sql.id(options.sortIndex)} order by ${order} limit ${stretch})`).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith('no such index')) return [];
+      throw error;
+    });
+    if (rows.length === options.limit) return rows;
+  }
+  return page(table);
 }
 
 const selectCounters = prepareQuery((db: Db, tableId: number) =>

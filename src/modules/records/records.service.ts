@@ -8,7 +8,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Field } from '../tables/field-definition.js';
 import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
 import { getFieldType } from './fields/registry.js';
-import { compileConditions, compileOrder, compileSearch } from './query/compile-query.js';
+import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { RecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, titleText, type RecordObject } from './record-reader.js';
@@ -140,7 +140,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     const searchOnly = whereConditions === null && filters === null && query.limit !== null && (query.orderBy === null || (query.orderBy === 'id' && query.orderDir === 'asc'));
     const search = compileSearch(query.search, recordTableName(table.id), dialect, searchOnly ? query.limit! + query.offset! : undefined);
     const where = [whereConditions, filters, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
-    return { where, orderBy: compileOrder(query.orderBy, query.orderDir, table.fieldsBySlug, dialect) };
+    return { where, orderBy: compileOrder(query.orderBy, query.orderDir, table.fieldsBySlug, dialect), sortIndex: sortIndexOf(query.orderBy, table.fieldsBySlug, dialect) };
   }
 
   async function parse(attempt: Attempt, body: unknown, mode: QueryMode) {
@@ -257,10 +257,10 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
 
     queryRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
       return onTable(actor, tableId, async (attempt) => {
-        const { query, where, orderBy } = await parse(attempt, body, 'query');
+        const { query, where, orderBy, sortIndex } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
         const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
-        const rows = await records.selectRecordRows(db, tableId, { selection, where, orderBy, limit: query.limit!, offset: query.offset! });
+        const rows = await records.selectRecordRows(db, tableId, { selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         return present(attempt, rows, fields, selection);
       });

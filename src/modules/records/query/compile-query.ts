@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../../db/dialect.js';
 import { ValidationError } from '../../../shared/errors.js';
 import type { Field } from '../../tables/field-definition.js';
-import { fieldColumnName } from '../../tables/physical-schema.js';
+import { fieldColumnName, fieldIndexName } from '../../tables/physical-schema.js';
 import { getFieldType } from '../fields/registry.js';
 import type { FilterContext } from '../fields/value-context.js';
 import type { ConditionGroups } from './parse-conditions.js';
@@ -81,4 +81,16 @@ export function compileOrder(orderBy: string | null, direction: 'asc' | 'desc', 
   const column = textLikeTypes.has(field.type) ? dialect.sortableText(columnOf(field)) : columnOf(field);
   const key = field.type === 'checkbox' ? sql`coalesce(${column}, ${dialect.name === 'sqlite' ? sql`0` : sql`false`})` : column;
   return [direction === 'asc' ? sql`${key} asc nulls first` : sql`${key} desc nulls last`, tieBreaker];
+}
+
+/**
+ * The field index SQLite can walk in a page's order, if the field has one: field indexes are
+ * on the plain column, so only an order by the column itself (not folded text, not a
+ * checkbox's coalesce) follows one. PostgreSQL's planner weighs a LIMIT by itself.
+ */
+export function sortIndexOf(orderBy: string | null, fields: ReadonlyMap<string, Field>, dialect: Dialect): string | null {
+  if (dialect.name !== 'sqlite' || orderBy === null) return null;
+  const field = fields.get(orderBy);
+  if (!field || field.multiple || textLikeTypes.has(field.type) || field.type === 'checkbox') return null;
+  return fieldIndexName(field);
 }
