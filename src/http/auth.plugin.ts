@@ -41,7 +41,7 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /** The auth scheme is case-insensitive (RFC 9110 §11.1); the token is a base64url-ish secret. */
-const bearerPattern = /^Bearer +([A-Za-z0-9_\-.~+/=]{1,512})$/i;
+export const bearerPattern = /^Bearer +([A-Za-z0-9_\-.~+/=]{1,512})$/i;
 const jsonContentType = /^application\/json\s*(;|$)/i;
 
 /**

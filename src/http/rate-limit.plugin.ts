@@ -1,13 +1,42 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
-import { rateLimitBucket } from '../modules/auth/actor.js';
+import { rateLimitBucket, type Actor } from '../modules/auth/actor.js';
 import { RateLimitedError } from '../shared/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Counts one attempt under `key` in the shared one-minute windows; 429 past `limit`. */
     throttle(key: string, limit: number): Promise<void>;
+    /** Counts one request of `actor` in its bucket (synchronously without Redis). */
+    countRequest(actor: Actor): RequestCount | Promise<RequestCount>;
   }
+}
+
+/** One request's place in its bucket's window. */
+export interface RequestCount {
+  limit: number;
+  /** Requests in the window, this one included. */
+  current: number;
+  /** Whole seconds until the window resets. */
+  reset: number;
+}
+
+export const isOverLimit = (count: RequestCount) => count.current > count.limit;
+
+/** The X-RateLimit headers of a counted request (contract §5). */
+export function rateLimitHeaders(count: RequestCount): Record<string, number> {
+  return { 'x-ratelimit-limit': count.limit, 'x-ratelimit-remaining': Math.max(0, count.limit - count.current), 'x-ratelimit-reset': count.reset };
+}
+
+const countedAlready = Symbol('tabula.requestCount');
+
+/**
+ * A request counted before Fastify saw it (the record-get fast path, handing a request over)
+ * carries its count, so that the hook applies it instead of counting the request twice.
+ */
+export function handOverCount(request: IncomingMessage, count: RequestCount): void {
+  (request as IncomingMessage & { [countedAlready]?: RequestCount })[countedAlready] = count;
 }
 
 export interface RateLimitOptions {
@@ -202,22 +231,25 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
   });
   const accountLimit = options.perMinute;
   const userLimit = Math.max(1, Math.floor(options.perMinute / 4));
-  const countRequest: onRequestHookHandler = (request, reply, done) => {
+  const countRequest = (actor: Actor): RequestCount | Promise<RequestCount> => {
+    const limit = actor.via === 'account_key' ? accountLimit : userLimit;
+    const count = counters.increment(rateLimitBucket(actor), windowMs);
+    if (count instanceof Promise) return count.then((settled) => ({ limit, current: settled.current, reset: secondsLeft(settled) }));
+    return { limit, current: count.current, reset: secondsLeft(count) };
+  };
+  app.decorate('countRequest', countRequest);
+  const countRequestHook: onRequestHookHandler = (request, reply, done) => {
     const actor = request.actor;
     if (!actor) return done();
-    const limit = actor.via === 'account_key' ? accountLimit : userLimit;
-    const apply = (count: Count) => {
-      const reset = secondsLeft(count);
-      reply.header('x-ratelimit-limit', limit);
-      reply.header('x-ratelimit-remaining', Math.max(0, limit - count.current));
-      reply.header('x-ratelimit-reset', reset);
-      done(count.current > limit ? new RateLimitedError(reset) : undefined);
+    const apply = (count: RequestCount) => {
+      reply.headers(rateLimitHeaders(count));
+      done(isOverLimit(count) ? new RateLimitedError(count.reset) : undefined);
     };
-    const count = counters.increment(rateLimitBucket(actor), windowMs);
+    const count = (request.raw as IncomingMessage & { [countedAlready]?: RequestCount })[countedAlready] ?? countRequest(actor);
     if (count instanceof Promise) count.then(apply, done);
     else apply(count);
   };
   app.addHook('onRoute', (route) => {
-    if (route.config?.auth !== 'public') route.onRequest = [...[route.onRequest ?? []].flat(), countRequest];
+    if (route.config?.auth !== 'public') route.onRequest = [...[route.onRequest ?? []].flat(), countRequestHook];
   });
 }
