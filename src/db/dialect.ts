@@ -59,10 +59,10 @@ export async function tuneSqliteSearchIndex(db: Kysely<any>, table: string): Pro
 }
 
 /**
- * The search index keeps which records hold each trigram, not where (`detail=none`): a third
- * of the full index's size, and half the cost of indexing a new record (550 → 280 µs on a
- * million records), at the price of checking each candidate's text. The index narrows to the
- * records holding every trigram of the terms; `instr` then keeps those holding each term itself.
+ * The search index keeps which records hold each trigram, not where (`detail=none`): indexing
+ * a new record costs half as much (550 → 280 µs on a million records), at the price of
+ * checking each candidate's text. The index narrows to the records holding every trigram of
+ * the terms; `instr` then keeps those holding each term itself.
  */
 const sqliteSearchIndexOptions = sql.raw(`tokenize='trigram', detail=none`);
 

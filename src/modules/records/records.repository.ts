@@ -116,26 +116,24 @@ function selectListSql(db: Db, selection: ReadSelection): string {
   return text;
 }
 
-/**
- * A page of records in two steps within one statement: the inner query sorts and pages only
- * ids (a narrow sort, often an index walk), the outer one reads the full rows of that page,
- * each carrying the metadata version the statement saw. Sorting whole rows, long texts
- * included, costs several times more. The select list comes precompiled: building it through
- * Kysely on every page cost more than presenting the records.
- */
 /** A page is first looked for among this many times its offset + limit rows of the sort order… */
 const stretchFactor = 8;
 /** …when that stretch is at most this long. */
 const maxStretch = 100_000;
 
 /**
- * A page of rows: its ids first, then their columns. Filtered and sorted by an indexed field,
- * SQLite's planner takes the filter's index and sorts every match, never weighing the LIMIT:
- * a common value among a million records costs 300 ms. So the page is first looked for in
- * the first stretch of the table in sort order, walked on the sort field's index. When that
- * stretch holds the whole page, it holds the first offset + limit matches of the table itself,
- * so the page is exact: 0.6 ms. Otherwise (a rare value, or no such index) the plain
- * statement runs.
+ * A page of records in two steps within one statement: the inner query sorts and pages only
+ * ids (a narrow sort, often an index walk), the outer one reads the full rows of that page,
+ * each carrying the metadata version the statement saw. Sorting whole rows, long texts
+ * included, costs several times more. The select list comes precompiled: building it through
+ * Kysely on every page cost more than presenting the records.
+ *
+ * Filtered and sorted by an indexed field, SQLite's planner takes the filter's index and
+ * sorts every match, never weighing the LIMIT: a common value among a million records costs
+ * 300 ms. So the page is first looked for in the first stretch of the table in sort order,
+ * walked on the sort field's index. When that stretch holds the whole page, it holds the
+ * first offset + limit matches of the table itself, so the page is exact (2 ms). Otherwise (a
+ * rare value, or no such index) the plain statement runs.
  */
 export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<Array<RecordRow & { metadata_version: number | string }>> {
   const table = sql.table(recordTableName(tableId));
