@@ -203,20 +203,24 @@ async function main() {
       const floorNext = () => ({ method: 'POST' as const, path: shape.floor(random) });
       const auth = { authorization: `Bearer ${dataset.apiKey}` };
       log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
-      const warm = await drive(server.url, Number(options.warmup), serviceNext, auth);
-      await drive(floor.url, Number(options.warmup), floorNext, {});
+      const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth);
+      const warmFloor = await drive(floor.url, Number(options.warmup), floorNext, {});
       const slices = Math.max(1, Number(options.slices));
-      // A shape answering a few requests a second would lose much of each slice to the requests
+      // A side answering a few requests a second would lose much of each slice to the requests
       // still in flight when it ends: it runs a fixed number of requests per slice instead.
-      const expected = warm.requests.average * (duration / slices);
-      const amount = expected < 100 ? Math.max(connections, Math.round(expected)) : undefined;
+      const perSlice = (warm: autocannon.Result) => {
+        const expected = warm.requests.average * (duration / slices);
+        return expected < 100 ? Math.max(connections, Math.round(expected)) : undefined;
+      };
+      const tabulaAmount = perSlice(warmTabula);
+      const floorAmount = perSlice(warmFloor);
       const tabulaSlices: autocannon.Result[] = [];
       const floorSlices: autocannon.Result[] = [];
       for (let slice = 0; slice < slices; slice += 1) {
         const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.child.pid!))), 200);
-        tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, amount));
+        tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, tabulaAmount));
         clearInterval(sampler);
-        floorSlices.push(await drive(floor.url, duration / slices, floorNext, {}, amount));
+        floorSlices.push(await drive(floor.url, duration / slices, floorNext, {}, floorAmount));
       }
       const tabula = combine(tabulaSlices);
       const bare = combine(floorSlices);
