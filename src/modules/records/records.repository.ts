@@ -199,12 +199,12 @@ export async function deleteRecords(db: Db, tableId: number, recordIds: readonly
 
 export async function findExistingIds(db: Db, tableId: number, recordIds: readonly number[]): Promise<Set<number>> {
   if (recordIds.length === 0) return new Set();
-  const rows = await db.selectFrom(recordTableName(tableId)).select('id').where('id', 'in', recordIds).execute();
+  const rows = await runRead(db, db.selectFrom(recordTableName(tableId)).select('id').where('id', 'in', recordIds).compile());
   return new Set(rows.map((row) => Number(row.id)));
 }
 
 export async function selectColumnValues(db: Db, tableId: number, column: string, recordIds: readonly number[]): Promise<Map<number, unknown>> {
   if (recordIds.length === 0) return new Map();
-  const rows = await db.selectFrom(recordTableName(tableId)).select(['id', `${column} as value`]).where('id', 'in', recordIds).execute();
+  const rows = await runRead(db, db.selectFrom(recordTableName(tableId)).select(['id', `${column} as value`]).where('id', 'in', recordIds).compile());
   return new Map(rows.map((row) => [Number(row.id), row.value]));
 }
