@@ -21,6 +21,9 @@ const recordGetPath = /^\/api\/table\/([1-9][0-9]{0,8})\/record\/([1-9][0-9]{0,8
  * fact, with its rate-limit count handed over so it is not counted twice. Fastify then
  * answers it exactly as the route does, running the service call again. Off while requests
  * are logged (those log lines come from Fastify) and once the server is closing.
+ *
+ * A change to the route's authentication, rate limiting or response headers must be made here
+ * too: test/http/record-get-fast-path.test.ts asks every situation through both and compares.
  */
 export function createRecordGetFastPath(services: Services) {
   /** Set once the rate limiter exists; until then, and once disabled, nothing is taken. */
