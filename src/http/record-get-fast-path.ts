@@ -25,6 +25,18 @@ const recordGetPath = /^\/api\/table\/([1-9][0-9]{0,8})\/record\/([1-9][0-9]{0,8
  * A change to the route's authentication, rate limiting or response headers must be made here
  * too: test/http/record-get-fast-path.test.ts asks every situation through both and compares.
  */
+/**
+ * The cached identity of a key, or undefined, never a throw: a cached key that grants nothing
+ * from this address (allow-list, owner gone) is the route's to refuse, with its own 401 body.
+ */
+function cachedActor(services: Services, secret: string, clientAddress: string): Actor | undefined {
+  try {
+    return services.keys.authenticateCachedKey(secret, clientAddress);
+  } catch {
+    return undefined;
+  }
+}
+
 export function createRecordGetFastPath(services: Services) {
   /** Set once the rate limiter exists; until then, and once disabled, nothing is taken. */
   let countRequest: ((actor: Actor) => RequestCount | Promise<RequestCount>) | null = null;
@@ -42,7 +54,7 @@ export function createRecordGetFastPath(services: Services) {
       const header = request.headers.authorization;
       if (!match || header === undefined || request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) return false;
       const bearer = bearerPattern.exec(header.trim());
-      const actor = bearer ? services.keys.authenticateCachedKey(bearer[1], request.socket.remoteAddress ?? '') : undefined;
+      const actor = bearer ? cachedActor(services, bearer[1], request.socket.remoteAddress ?? '') : undefined;
       if (!actor) return false;
       const handOver = (count: RequestCount) => {
         handOverCount(request, count);

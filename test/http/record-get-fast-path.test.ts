@@ -138,6 +138,13 @@ describe('record get: the fast path answers exactly as the route', () => {
     expect(fast.body).toEqual(routed.body);
   });
 
+  it('answers a cached key used from an address its allow-list refuses with the route’s 401', async () => {
+    const fenced = (await createKey(ctx, { accountId: world.accountId, ipAllow: ['10.0.0.0/8'] })).key;
+    const { fast } = await expectSameAnswers(recordPath(), bearer(fenced), { fast: false });
+    expect(fast.status).toBe(401);
+    expect((await get(recordPath(), bearer(world.accountKey))).status, 'the server still answers').toBe(200);
+  });
+
   it('leaves requests without a cached bearer key to the route: no key, a bad key, a session', async () => {
     const session = await login(ctx, world.ownerEmail, world.ownerPassword);
     const cases: Record<string, string>[] = [{}, bearer('tbk_not-a-key'), { authorization: 'Basic abc' }, { cookie: session }];
