@@ -29,6 +29,9 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: defaultBodyLimit,
+    // A socket that neither sends nor takes a byte for this long is closed: a client that
+    // stopped reading its answer costs only that answer's memory, and only until then.
+    connectionTimeout: container.config.sendTimeoutMs,
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: handleFrameworkError,
     ajv: { customOptions: { removeAdditional: false } },

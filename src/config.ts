@@ -16,6 +16,12 @@ export interface Config {
   readonly redisPrefix: string;
   readonly fetchAllowHosts: readonly string[];
   readonly reclaimIntervalMs: number;
+  /** Longest a record query (page, count, id list) may wait for and run its statement. */
+  readonly queryTimeoutMs: number;
+  /** Record queries run at once per process (SQLite: worker threads; PostgreSQL: their own pool). */
+  readonly queryConcurrency: number;
+  /** A connection that neither sends nor takes a byte for this long is closed (a client that stopped reading). */
+  readonly sendTimeoutMs: number;
 }
 
 export interface ConfigFlags {
@@ -41,6 +47,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     redisPrefix: env.TABULA_REDIS_PREFIX || 'tabula-rate-limit:',
     fetchAllowHosts: (env.TABULA_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
+    queryTimeoutMs: parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s'),
+    queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? '4'),
+    sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
   });
 }
 
@@ -60,6 +69,17 @@ function defaultFilesHost(storageUrl: string): string {
   if (!storageUrl.startsWith('s3://')) return 'localhost';
   const endpoint = new URL(storageUrl).searchParams.get('endpoint');
   return endpoint ? new URL(endpoint).host : 's3.amazonaws.com';
+}
+
+function parsePositiveDuration(name: string, raw: string): number {
+  let value: number;
+  try {
+    value = parseDuration(raw);
+  } catch {
+    throw new Error(`${name} must be a duration such as 500ms, 10s or 1m, got "${raw}"`);
+  }
+  if (value < 1) throw new Error(`${name} must be longer than 0, got "${raw}"`);
+  return value;
 }
 
 const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -31,7 +31,7 @@ function loadSecret(config: Config): string {
 /** The composition root: the database, then every service as a plain object. */
 export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean } = {}) {
   const clock = options.clock ?? systemClock;
-  const database: Database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database: Database = openDatabase(config);
   if (options.migrate !== false) await migrateToLatest(database);
   const secretBox = createSecretBox(loadSecret(config));
   const base = { database, clock };

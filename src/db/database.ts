@@ -8,6 +8,10 @@ import type { SystemSchema } from './schema.js';
 import { getDialect, type Dialect } from './dialect.js';
 import { createMigrationProvider } from './migrations/index.js';
 import { registerDirectReader } from './prepared-query.js';
+import { registerBoundedReader } from './bounded-read.js';
+import { createPostgresBoundedReader } from './postgres-bounded-reader.js';
+import { configureSqliteConnection, createStatementCache } from './sqlite-connection.js';
+import { createSqliteReadWorkers } from './sqlite-read-workers.js';
 
 export interface Database {
   readonly db: Kysely<SystemSchema>;
@@ -18,16 +22,24 @@ export interface Database {
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
+  /** Record queries: their time budget and how many run at once (see bounded-read.ts). */
+  queryTimeoutMs?: number;
+  queryConcurrency?: number;
 }
+
+const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: 4 };
 
 // pg returns int8 (counts, bigserial) as strings by default; every id and count here fits a double.
 pg.types.setTypeParser(20, (value) => Number(value));
 
 export function openDatabase(options: DatabaseOptions): Database {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const bounds = { ...defaultQueryBounds, ...options };
+  return options.databaseUrl ? openPostgres(options.databaseUrl, bounds) : openSqlite(options.dataDir, bounds);
 }
 
-function openSqlite(dataDir: string): Database {
+type QueryBounds = typeof defaultQueryBounds;
+
+function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   // The database holds key hashes and sealed credentials: owner-only, like the secret file.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'tabula.db');
@@ -41,19 +53,17 @@ function openSqlite(dataDir: string): Database {
   const reader = openSqliteReader(file);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, (source, parameters) => readerStatements(source).all(parameters));
+  const workers = createSqliteReadWorkers(file, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, cacheKib: readerCacheKib });
+  registerBoundedReader(db, workers);
   return {
     db,
     dialect: getDialect('sqlite'),
     destroy: async () => {
+      await workers.close();
       await db.destroy();
       reader.close();
     },
   };
-}
-
-function configureSqliteConnection(connection: SqliteDatabase.Database): void {
-  connection.pragma('busy_timeout = 10000');
-  registerSqliteFunctions(connection);
 }
 
 /** Twice better-sqlite3's default: room for the interior B-tree pages of a million-record table. */
@@ -73,13 +83,6 @@ function openSqliteReader(file: string): SqliteDatabase.Database {
   return reader;
 }
 
-/** SQLite's lower() folds ASCII only; records search and text sort need Unicode-aware folding like PostgreSQL's. */
-function registerSqliteFunctions(connection: SqliteDatabase.Database): void {
-  connection.function('unicode_lower', { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
-}
-
 /**
  * Kysely prepares every query anew; with the same few hundred statements on every request,
  * caching prepared statements by their SQL text saves most of SQLite's per-query cost.
@@ -96,27 +99,22 @@ function withStatementCache(connection: SqliteDatabase.Database): SqliteDatabase
   });
 }
 
-/** Prepared statements by SQL text, the 1,000 most recently prepared. */
-function createStatementCache(connection: SqliteDatabase.Database): (source: string) => SqliteDatabase.Statement {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  return (source) => {
-    let statement = cache.get(source);
-    if (!statement) {
-      statement = connection.prepare(source);
-      if (cache.size >= 1000) cache.delete(cache.keys().next().value!);
-      cache.set(source, statement);
-    }
-    return statement;
-  };
-}
-
-function openPostgres(url: string): Database {
+function openPostgres(url: string, bounds: QueryBounds): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection dropped by the server (restart, failover, terminated backend) emits here;
   // unhandled, it would crash the process. The pool replaces it on the next checkout.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
   const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
-  return { db, dialect: getDialect('postgres'), destroy: () => db.destroy() };
+  const boundedReader = createPostgresBoundedReader(url, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs });
+  registerBoundedReader(db, boundedReader);
+  return {
+    db,
+    dialect: getDialect('postgres'),
+    destroy: async () => {
+      await boundedReader.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Applies pending migrations; safe to call from several processes (Kysely takes a lock). */

@@ -61,6 +61,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** A record query that would run past its time budget: its statement is stopped and its slot freed. */
+export class QueryTimeoutError extends AppError {
+  constructor(readonly budgetMs: number) {
+    super(503, 'query_timeout', `Query stopped: it would take longer than the ${budgetMs / 1000} s time budget (TABULA_QUERY_TIMEOUT). Narrow the filters, or index the fields they use`);
+  }
+}
+
 /** The seed answers some authorisation failures of view queries with a 500 and this message. */
 export class ViewNotAuthorizedError extends AppError {
   constructor() {

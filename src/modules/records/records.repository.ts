@@ -1,6 +1,8 @@
 import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
+import { runBoundedRead } from '../../db/bounded-read.js';
+import type { Dialect } from '../../db/dialect.js';
 import { prepareQuery, prepareShapedQuery, runRead } from '../../db/prepared-query.js';
 import { recordTableName } from '../tables/physical-schema.js';
 
@@ -38,7 +40,25 @@ export function describeSelection(tableId: number, columns: readonly string[], t
   return { tableId, columns, titles, key };
 }
 
+/**
+ * What a record query (page, count, id list), whose cost its caller decides, runs under: the
+ * caller's share of the query slots and the engine's way to stop it at the time budget.
+ */
+export interface QueryBounds {
+  /** A rate-limit bucket: the account for account keys, else the user. */
+  caller: string;
+  dialect: Dialect;
+}
+
+/** `where`, led by the dialect's budget guard: the condition a bounded statement filters with, if any. */
+function guarded(bounds: QueryBounds, where: RawBuilder<boolean> | null): RawBuilder<boolean> | null {
+  const guard = bounds.dialect.budgetGuard;
+  if (!guard) return where;
+  return where ? sql<boolean>`${guard} and ${where}` : guard;
+}
+
 export interface SelectOptions {
+  bounds: QueryBounds;
   selection: ReadSelection;
   where: RawBuilder<boolean> | null;
   orderBy: readonly RawBuilder<unknown>[];
@@ -137,13 +157,15 @@ const maxStretch = 100_000;
  */
 export async function selectRecordRows(db: Db, tableId: number, options: SelectOptions): Promise<Array<RecordRow & { metadata_version: number | string }>> {
   const table = sql.table(recordTableName(tableId));
-  const where = options.where ? sql` where ${options.where}` : sql``;
+  const condition = guarded(options.bounds, options.where);
+  const where = condition ? sql` where ${condition}` : sql``;
   const order = sql.join(options.orderBy);
   const page = (source: RawBuilder<unknown>) =>
-    runRead(
+    runBoundedRead(
       db,
       sql<RecordRow & { metadata_version: number | string }>`select ${sql.raw(selectListSql(db, options.selection))}, ${metadataVersionColumn} as metadata_version
     from ${table} as r where r.id in (select id from ${source}${where} order by ${order} limit ${options.limit} offset ${options.offset}) order by ${order}`.compile(db),
+      options.bounds.caller,
     );
   const stretch = (options.offset + options.limit) * stretchFactor;
   if (options.sortIndex && options.where && stretch <= maxStretch) {
@@ -176,19 +198,25 @@ export async function readCounters(db: Db, tableId: number): Promise<{ rows: num
   return { rows: Number(row?.rows ?? 0), changes: Number(row?.changes ?? 0), metadataVersion: Number(row?.metadata_version) };
 }
 
-export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null): Promise<number> {
+export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null, bounds: QueryBounds): Promise<number> {
   let query = db.selectFrom(recordTableName(tableId)).select(sql<number>`count(*)`.as('count'));
-  if (where) query = query.where(where);
-  const [row] = await runRead(db, query.compile());
+  const condition = guarded(bounds, where);
+  if (condition) query = query.where(condition);
+  const [row] = await runBoundedRead(db, query.compile(), bounds.caller);
   return Number(row.count);
 }
 
-/** Every matching id, in chunks from a cursor (PostgreSQL) or a statement iterator (SQLite). */
-export async function* streamRecordIds(db: Db, tableId: number, where: RawBuilder<boolean> | null, orderBy: readonly RawBuilder<unknown>[]): AsyncGenerator<number> {
-  let query = db.selectFrom(recordTableName(tableId)).select('id');
-  if (where) query = query.where(where);
-  for (const order of orderBy) query = query.orderBy(order);
-  for await (const row of query.stream(5000)) yield Number(row.id);
+/**
+ * Every matching id in order, as the comma-separated text of a JSON array's inside. One
+ * statement aggregates them, so nothing (connection, worker, snapshot) stays held while the
+ * answer is sent, however slowly the client reads it; the text costs about 8 bytes an id.
+ */
+export async function readRecordIdList(db: Db, tableId: number, where: RawBuilder<boolean> | null, orderBy: readonly RawBuilder<unknown>[], bounds: QueryBounds): Promise<string> {
+  let query = db.selectFrom(recordTableName(tableId)).select(bounds.dialect.idList(orderBy).as('ids'));
+  const condition = guarded(bounds, where);
+  if (condition) query = query.where(condition);
+  const [row] = await runBoundedRead(db, query.compile(), bounds.caller);
+  return row.ids;
 }
 
 export async function deleteRecords(db: Db, tableId: number, recordIds: readonly number[]): Promise<number[]> {

@@ -1,46 +1,63 @@
-import { Readable } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preParsingAsyncHookHandler } from 'fastify';
 import { actorOf } from '../../http/auth.plugin.js';
 import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { CountResult, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams } from './records.schemas.js';
 
-/** Record writes may carry inline file data (50 MB decoded is about 67 MB of base64). */
-const writeBodyLimit = 70 * 1024 * 1024;
+/**
+ * Record writes hold at most a few long texts (a long text is up to 1,000,000 characters, 6 MB
+ * when every one is a JSON escape); query bodies keep the default 1 MiB.
+ */
+const writeBodyLimit = 16 * 1024 * 1024;
 
 export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const recordsService = services.records;
+  /**
+   * Before a body is read: the table must be one the caller sees, and for a write, one it may
+   * change. A refused caller's body is never parsed, whatever its size or shape.
+   */
+  const checkTableAccess =
+    (access: 'read' | 'write'): preParsingAsyncHookHandler =>
+    async (request, _reply, payload) => {
+      const tableId = Number((request.params as { tid?: string }).tid);
+      // A malformed id is left to the route's parameter validation.
+      if (Number.isInteger(tableId) && tableId > 0) await recordsService.checkTableAccess(actorOf(request), tableId, access);
+      return payload;
+    };
   return async (app) => {
     const tags = ['records'];
     // Records calls confirm the key's metadata version in their own statements (records.service).
     const config = { auth: 'cached' as const };
+    const reading = { config, preParsing: checkTableAccess('read') };
+    const writing = { config, preParsing: checkTableAccess('write') };
     // Record objects are built field by field by the service, exactly the documented shape; their
     // free-form \`data\` gains nothing from the schema serialiser, which is slower than JSON.stringify.
     const serializerCompiler = () => JSON.stringify;
-    app.post('/api/table/:tid/records/create', { bodyLimit: writeBodyLimit, config, serializerCompiler, schema: { tags, params: TableParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
+    app.post('/api/table/:tid/records/create', { bodyLimit: writeBodyLimit, ...writing, serializerCompiler, schema: { tags, params: TableParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
       recordsService.createRecord(actorOf(request), request.params.tid, request.body),
     );
     app.get('/api/table/:tid/record/:rid/get', { config, serializerCompiler, schema: { tags, params: RecordParams, response: responses(RecordObject) } }, (request) =>
       recordsService.getRecord(actorOf(request), request.params.tid, request.params.rid),
     );
-    app.post('/api/table/:tid/record/:rid/update', { bodyLimit: writeBodyLimit, config, serializerCompiler, schema: { tags, params: RecordParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
+    app.post('/api/table/:tid/record/:rid/update', { bodyLimit: writeBodyLimit, ...writing, serializerCompiler, schema: { tags, params: RecordParams, body: RecordWriteBody, response: responses(RecordObject) } }, (request) =>
       recordsService.updateRecord(actorOf(request), request.params.tid, request.params.rid, request.body),
     );
-    app.post('/api/table/:tid/record/:rid/delete', { config, schema: { tags, params: RecordParams, response: responses(Deleted) } }, (request) =>
+    app.post('/api/table/:tid/record/:rid/delete', { ...writing, schema: { tags, params: RecordParams, response: responses(Deleted) } }, (request) =>
       recordsService.deleteRecord(actorOf(request), request.params.tid, request.params.rid),
     );
-    app.post('/api/table/:tid/records/query', { config, serializerCompiler, schema: { tags, params: TableParams, body: QueryBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
+    app.post('/api/table/:tid/records/query', { ...reading, serializerCompiler, schema: { tags, params: TableParams, body: QueryBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
       recordsService.queryRecords(actorOf(request), request.params.tid, request.body),
     );
-    app.post('/api/table/:tid/records/count', { config, schema: { tags, params: TableParams, body: QueryBody, response: responses(CountResult) } }, (request) =>
+    app.post('/api/table/:tid/records/count', { ...reading, schema: { tags, params: TableParams, body: QueryBody, response: responses(CountResult) } }, (request) =>
       recordsService.countRecords(actorOf(request), request.params.tid, request.body),
     );
-    // Streamed: the body is JSON text produced chunk by chunk; the schema documents it (Fastify does not serialise streams).
-    app.post('/api/table/:tid/records/ids', { config, schema: { tags, params: TableParams, body: QueryBody, response: responses(Type.Array(Type.Integer())) } }, async (request, reply) => {
-      const chunks = await recordsService.streamIds(actorOf(request), request.params.tid, request.body);
-      return reply.type('application/json').send(Readable.from(chunks));
+    // The answer is JSON text already; the schema documents it.
+    app.post('/api/table/:tid/records/ids', { ...reading, schema: { tags, params: TableParams, body: QueryBody, response: responses(Type.Array(Type.Integer())) } }, async (request, reply) => {
+      const ids = await recordsService.listIds(actorOf(request), request.params.tid, request.body);
+      return reply.type('application/json').serializer((text: string) => text).send(ids);
     });
-    app.post('/api/table/:tid/records/delete_batch', { config, schema: { tags, params: TableParams, body: DeleteBatchBody, response: responses(DeleteBatchResult) } }, (request) =>
+    app.post('/api/table/:tid/records/delete_batch', { ...writing, schema: { tags, params: TableParams, body: DeleteBatchBody, response: responses(DeleteBatchResult) } }, (request) =>
       recordsService.deleteBatch(actorOf(request), request.params.tid, request.body),
     );
   };

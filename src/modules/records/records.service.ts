@@ -3,8 +3,8 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { createMetadataReads, readMetadataVersion, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
-import { ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
-import type { Actor } from '../auth/actor.js';
+import { QueryTimeoutError, ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { rateLimitBucket, type Actor } from '../auth/actor.js';
 import type { Field } from '../tables/field-definition.js';
 import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
 import { getFieldType } from './fields/registry.js';
@@ -68,11 +68,17 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       return await call(first);
     } catch (error) {
       // Unconfirmed, nothing was written yet: any failure may come from stale metadata (a
-      // dropped column in a cached field list fails the statement itself).
-      if (first?.reads.confirmed) throw error;
+      // dropped column in a cached field list fails the statement itself). A query over its
+      // time budget is not run twice.
+      if (first?.reads.confirmed || error instanceof QueryTimeoutError) throw error;
       const current = actor.refresh ? await actor.refresh() : actor;
       return call(await openAttempt(current, tableId, false));
     }
+  }
+
+  /** A record query runs in its caller's share of the query slots, within the time budget. */
+  function boundsOf(actor: Actor): records.QueryBounds {
+    return { caller: rateLimitBucket(actor), dialect };
   }
 
   /** Confirms the metadata relied on against the version now: writes do it just before writing. */
@@ -149,6 +155,16 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   }
 
   return {
+    /**
+     * Refuses, as the call itself would, a table the caller cannot see or (`write`) change: the
+     * routes ask before reading a body. The call checks again with its own statements.
+     */
+    async checkTableAccess(actor: Actor, tableId: number, access: 'read' | 'write'): Promise<void> {
+      await onTable(actor, tableId, async (attempt) => {
+        if (access === 'write') assertCanWriteRecords(attempt.actor, attempt.table);
+      });
+    },
+
     createRecord(actor: Actor, tableId: number, body: unknown): Promise<RecordObject> {
       return onTable(actor, tableId, async (attempt) => {
         const { table, contexts } = attempt;
@@ -260,7 +276,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         const { query, where, orderBy, sortIndex } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
         const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
-        const rows = await records.selectRecordRows(db, tableId, { selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
+        const rows = await records.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         return present(attempt, rows, fields, selection);
       });
@@ -280,45 +296,25 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
         let count = countCache.get(key, counters.changes);
         if (count === undefined) {
-          count = await records.countRecords(db, tableId, where);
+          count = await records.countRecords(db, tableId, where, boundsOf(attempt.actor));
           countCache.set(key, counters.changes, count);
         }
         return { count, total: counters.rows, total_approx: false, restricted: true };
       });
     },
 
-    /** Every matching id, as JSON text chunks, so a million ids never form one string. */
-    async streamIds(actor: Actor, tableId: number, body: unknown): Promise<AsyncGenerator<string>> {
-      const { where, orderBy } = await onTable(actor, tableId, async (attempt) => {
-        const compiled = await parse(attempt, body, 'ids');
+    /**
+     * Every matching id, as the text of a JSON array. It is read whole by one statement before
+     * anything is sent (8 bytes an id), so a client that reads slowly holds no connection,
+     * worker or snapshot, only its answer's memory, until the send timeout gives up on it.
+     */
+    listIds(actor: Actor, tableId: number, body: unknown): Promise<string> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { where, orderBy } = await parse(attempt, body, 'ids');
+        const ids = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
         await confirmCurrentMetadata(attempt);
-        return compiled;
+        return `[${ids}]`;
       });
-      const ids = records.streamRecordIds(db, tableId, where, orderBy);
-      // The first row is fetched before the 200 starts, so a failing statement answers a JSON
-      // error instead of a response broken off after `[`.
-      const head = await ids.next();
-      const output = (async function* () {
-        let chunk: number[] = head.done ? [] : [head.value];
-        let first = true;
-        yield '[';
-        for await (const id of head.done ? [] : ids) {
-          chunk.push(id);
-          if (chunk.length === 5000) {
-            yield `${first ? '' : ','}${chunk.join(',')}`;
-            first = false;
-            chunk = [];
-          }
-        }
-        if (chunk.length > 0) yield `${first ? '' : ','}${chunk.join(',')}`;
-        yield ']';
-      })();
-      // A body closed before its first read never runs its loop: release the primed statement here.
-      const close = output.return.bind(output);
-      const fail = output.throw.bind(output);
-      output.return = async (value) => (await ids.return(undefined), close(value));
-      output.throw = async (error) => (await ids.return(undefined), fail(error));
-      return output;
     },
   };
 }

@@ -1,0 +1,30 @@
+import type { CompiledQuery, Kysely } from 'kysely';
+
+/**
+ * Runs record queries (pages, filtered counts, id lists), whose cost the caller decides,
+ * within the query time budget and a fair share of a few slots kept apart from the cheap
+ * calls: SQLite runs them on worker threads, PostgreSQL on a pool of their own with a
+ * `statement_timeout`. Over budget, they fail with `QueryTimeoutError`.
+ */
+export interface BoundedReader {
+  read<Row>(query: CompiledQuery<Row>, caller: string): Promise<Row[]>;
+  close(): Promise<void>;
+}
+
+const boundedReaders = new WeakMap<Kysely<any>, BoundedReader>();
+
+export function registerBoundedReader(db: Kysely<any>, reader: BoundedReader): void {
+  boundedReaders.set(db, reader);
+}
+
+/** Runs a record query of `caller` (a rate-limit bucket: the account for account keys, else the user) on `db`'s bounded reader. */
+export function runBoundedRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>, caller: string): Promise<Row[]> {
+  const reader = boundedReaders.get(db);
+  if (!reader) throw new Error('runBoundedRead: no bounded reader registered for this database');
+  return reader.read(query, caller);
+}
+
+/** Half the slots for any one caller, so that one caller's heavy queries always leave room for others'. */
+export function slotsPerCaller(slots: number): number {
+  return Math.max(1, Math.floor(slots / 2));
+}

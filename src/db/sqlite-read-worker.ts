@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import SqliteDatabase from 'better-sqlite3';
+import { BudgetExceeded, configureSqliteConnection, createStatementCache, setStatementDeadline } from './sqlite-connection.js';
+
+/** A statement to run: its SQL text, parameters and deadline (ms since the epoch). */
+export interface ReadRequest {
+  id: number;
+  sql: string;
+  parameters: readonly unknown[];
+  deadline: number;
+}
+
+export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string; overBudget: boolean } };
+
+/**
+ * A worker thread that runs record queries on its own read-only connection, so that a long
+ * statement never holds the event loop, the writer or the hot read connection. It runs at a
+ * lower CPU priority than the main thread (Linux), so cheap calls keep their core under load.
+ */
+function serve(): void {
+  const { file, cacheKib } = workerData as { file: string; cacheKib: number };
+  const connection = new SqliteDatabase(file);
+  configureSqliteConnection(connection);
+  connection.pragma('query_only = ON');
+  connection.pragma(`cache_size = -${cacheKib}`);
+  const statements = createStatementCache(connection);
+  lowerThreadPriority();
+  parentPort!.on('message', (request: ReadRequest) => {
+    setStatementDeadline(request.deadline);
+    let reply: ReadReply;
+    try {
+      reply = { id: request.id, rows: statements(request.sql).all(request.parameters) };
+    } catch (error) {
+      const { message, code } = error as Error & { code?: string };
+      reply = { id: request.id, error: { message, code, overBudget: error instanceof BudgetExceeded } };
+    } finally {
+      setStatementDeadline(Infinity);
+    }
+    parentPort!.postMessage(reply);
+  });
+}
+
+/** Best effort: only Linux names a thread by its id under /proc, and a thread may lower its own priority. */
+function lowerThreadPriority(): void {
+  try {
+    const threadId = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (threadId > 0) os.setPriority(threadId, 10);
+  } catch {
+    // not Linux: the worker keeps the default priority
+  }
+}
+
+serve();

@@ -1,0 +1,109 @@
+import { Worker } from 'node:worker_threads';
+import type { CompiledQuery } from 'kysely';
+import { QueryTimeoutError } from '../shared/errors.js';
+import { slotsPerCaller, type BoundedReader } from './bounded-read.js';
+import { QueryGate } from './query-gate.js';
+import type { ReadReply, ReadRequest } from './sqlite-read-worker.js';
+
+/** From the sources (tests, bench) the worker is TypeScript, loaded through tsx's loader; built, it is JavaScript. */
+const fromSource = import.meta.url.endsWith('.ts');
+const workerUrl = new URL(`./sqlite-read-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+
+function startWorker(workerData: unknown): Worker {
+  if (!fromSource) return new Worker(workerUrl, { workerData });
+  const load = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); })`;
+  return new Worker(load, { eval: true, workerData });
+}
+
+/**
+ * A statement the budget function did not stop (one that spends its time in SQLite's C code,
+ * such as a huge sort) is given this long past its deadline, then its thread is terminated.
+ */
+const terminateGraceMs = 2000;
+
+class ReadWorker {
+  private readonly worker: Worker;
+  private pending: { id: number; resolve: (rows: unknown[]) => void; reject: (error: Error) => void } | null = null;
+  private nextId = 0;
+  exited = false;
+  /** Terminated by us, past its deadline (not crashed). */
+  stopped = false;
+
+  constructor(file: string, cacheKib: number, onExit: (worker: ReadWorker) => void) {
+    this.worker = startWorker({ file, cacheKib });
+    this.worker.unref();
+    this.worker.on('message', (reply: ReadReply) => {
+      const pending = this.pending;
+      if (!pending || pending.id !== reply.id) return;
+      this.pending = null;
+      if ('rows' in reply) pending.resolve(reply.rows);
+      else pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code, overBudget: reply.error.overBudget }));
+    });
+    const exit = (error?: Error) => {
+      if (this.exited) return;
+      this.exited = true;
+      this.pending?.reject(error ?? new Error('SQLite read worker exited'));
+      this.pending = null;
+      onExit(this);
+    };
+    this.worker.on('error', exit);
+    this.worker.on('exit', () => exit());
+  }
+
+  /** Settles when the statement answered, or once the thread is gone after it was terminated. */
+  run(sql: string, parameters: readonly unknown[], deadline: number): Promise<unknown[]> {
+    return new Promise((resolve, reject) => {
+      const id = (this.nextId += 1);
+      this.pending = { id, resolve, reject };
+      this.worker.postMessage({ id, sql, parameters, deadline } satisfies ReadRequest);
+    });
+  }
+
+  terminate(): Promise<number> {
+    this.stopped = true;
+    return this.worker.terminate();
+  }
+}
+
+/**
+ * Record queries on SQLite run on worker threads, each with its own read-only connection:
+ * better-sqlite3 runs a statement on the calling thread, so on the main thread one long query
+ * would hold every other request. A statement checks its deadline through
+ * `tabula_within_budget()` (Dialect.budgetGuard) and stops itself; one that does not is
+ * terminated a little later, and its slot stays taken until its thread has really ended.
+ */
+export function createSqliteReadWorkers(file: string, options: { slots: number; budgetMs: number; cacheKib: number }): BoundedReader {
+  const gate = new QueryGate(options.slots, slotsPerCaller(options.slots), options.budgetMs);
+  const idle: ReadWorker[] = [];
+  const all = new Set<ReadWorker>();
+  const forget = (worker: ReadWorker) => {
+    all.delete(worker);
+    const index = idle.indexOf(worker);
+    if (index >= 0) idle.splice(index, 1);
+  };
+
+  async function execute(sql: string, parameters: readonly unknown[], deadline: number): Promise<unknown[]> {
+    let worker = idle.pop();
+    if (!worker) all.add((worker = new ReadWorker(file, options.cacheKib, forget)));
+    const stuck = setTimeout(() => void worker.terminate(), Math.max(0, deadline - Date.now()) + terminateGraceMs);
+    try {
+      return await worker.run(sql, parameters, deadline);
+    } catch (error) {
+      if ((error as { overBudget?: boolean }).overBudget || worker.stopped) throw new QueryTimeoutError(options.budgetMs);
+      throw error;
+    } finally {
+      clearTimeout(stuck);
+      if (!worker.exited) idle.push(worker);
+    }
+  }
+
+  return {
+    read<Row>(query: CompiledQuery<Row>, caller: string): Promise<Row[]> {
+      const deadline = Date.now() + options.budgetMs;
+      return gate.run(caller, deadline, () => execute(query.sql, query.parameters, deadline)) as Promise<Row[]>;
+    },
+    async close() {
+      await Promise.all([...all].map((worker) => worker.terminate()));
+    },
+  };
+}

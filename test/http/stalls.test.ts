@@ -1,0 +1,135 @@
+import net from 'node:net';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldColumnName, recordTableName } from '../../src/modules/tables/physical-schema.js';
+import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { createAccount, createSpace, createTable, type World } from '../factories.js';
+import { testEngine } from '../test-database.js';
+
+/** Records made in one statement: the test needs volume, not realism. */
+async function fillTable(ctx: TestContext, tableId: number, textFieldId: number, count: number): Promise<void> {
+  const table = sql.table(recordTableName(tableId));
+  const column = sql.ref(fieldColumnName(textFieldId));
+  const db = ctx.container.database.db;
+  if (testEngine === 'postgres') {
+    await sql`insert into ${table} (created_at, updated_at, ${column}, _search)
+      select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || n, 'record number ' || n from generate_series(1, ${count}) as n`.execute(db);
+  } else {
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+      insert into ${table} (created_at, updated_at, ${column}, _search) select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || i, 'record number ' || i from n`.execute(db);
+  }
+}
+
+/** Sends a request on a raw socket and never reads the answer: the kernel buffers fill, then the server's writes wait. */
+function stalledRequest(port: number, path: string, key: string, body: unknown): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      const payload = JSON.stringify(body);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+      socket.pause();
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** Resolves with the call's result, or fails the test if the call has not answered after `seconds` (a hang, not a speed check). */
+async function answersAtAll<T>(call: Promise<T>, what: string, seconds = 20): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} never answered while the other request was outstanding`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([call, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function post(base: string, path: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+const recordCount = 600_000;
+
+describe('no single request stalls the others', () => {
+  let ctx: TestContext;
+  let base: string;
+  let port: number;
+  let big: World;
+  let other: World;
+  let bigTableId: number;
+  let otherTableId: number;
+
+  beforeAll(async () => {
+    ctx = await buildTestApp({ env: { TABULA_QUERY_TIMEOUT: '1s', TABULA_SEND_TIMEOUT: '2s' } });
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (ctx.app.server.address() as { port: number }).port;
+    base = `http://127.0.0.1:${port}`;
+    big = await createAccount(ctx);
+    other = await createAccount(ctx);
+    const bigTable = await createTable(ctx, big, (await createSpace(ctx, big)).id, { name: 'Big', fields: [{ id: 'label', name: 'Label', type: 'text' }] });
+    bigTableId = bigTable.id;
+    const field = (await ctx.container.database.db.selectFrom('fields').select('id').where('table_id', '=', bigTableId).executeTakeFirstOrThrow()) as { id: number };
+    await fillTable(ctx, bigTableId, Number(field.id), recordCount);
+    otherTableId = (await createTable(ctx, other, (await createSpace(ctx, other)).id, { name: 'Small', fields: [{ id: 'label', name: 'Label', type: 'text' }] })).id;
+  }, 120_000);
+  afterAll(() => ctx?.close());
+
+  it('stalled readers of records/ids hold nothing: another account creates and reads meanwhile', async () => {
+    // Ten, to exhaust a PostgreSQL pool of ten connections if each held one.
+    const readers = await Promise.all(Array.from({ length: 10 }, () => stalledRequest(port, `/api/table/${bigTableId}/records/ids`, big.accountKey, {})));
+    try {
+      // Let the server fill the sockets' buffers and reach the point where its writes wait.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const created = await answersAtAll(post(base, `/api/table/${otherTableId}/records/create`, other.accountKey, { data: { label: 'meanwhile' } }), 'a create by another account');
+      expect(created.status).toBe(200);
+      const listed = await answersAtAll(post(base, `/api/table/${otherTableId}/records/query`, other.accountKey, {}), 'a query by another account');
+      expect(listed.body).toHaveLength(1);
+    } finally {
+      for (const reader of readers) reader.destroy();
+    }
+  }, 60_000);
+
+  it('a client that stops reading is given up after the send timeout', async () => {
+    // The paused client would not notice the close itself: watch the server's end of the connection.
+    const serverSide = new Promise<net.Socket>((resolve) => ctx.app.server.once('connection', resolve));
+    const reader = await stalledRequest(port, `/api/table/${bigTableId}/records/ids`, big.accountKey, {});
+    try {
+      const socket = await serverSide;
+      // The answer is larger than the kernel's buffers: the server holds the rest, waiting.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(socket.writableLength).toBeGreaterThan(0);
+      expect(socket.remotePort).toBe(reader.localPort);
+      await answersAtAll(new Promise((resolve) => socket.once('close', resolve)), 'the server closing a stalled connection');
+    } finally {
+      reader.destroy();
+    }
+  }, 60_000);
+
+  it('a reader still receives every id, in order', async () => {
+    const response = await fetch(`${base}/api/table/${bigTableId}/records/ids`, { method: 'POST', headers: { authorization: `Bearer ${big.accountKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ order_by: 'id', order_dir: 'D' }) });
+    const ids = (await response.json()) as number[];
+    expect(ids).toHaveLength(recordCount);
+    expect(ids.every((id, index) => id === recordCount - index)).toBe(true);
+  }, 60_000);
+
+  it('a query over the time budget answers 503 query_timeout, and cheap calls answer while it runs', async () => {
+    // Several hundred substring conditions over every record: far past a one-second budget.
+    const filters = Array.from({ length: 400 }, (_, i) => ({ column: 'label', compare: 'C', value: `absent ${i}`, connector: 'OR' }));
+    const heavy = post(base, `/api/table/${bigTableId}/records/count`, big.accountKey, { filters });
+    let heavyDone = false;
+    void heavy.then(() => (heavyDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const health = await answersAtAll(fetch(`${base}/healthz`).then((r) => r.status), 'healthz');
+    expect(health).toBe(200);
+    const created = await answersAtAll(post(base, `/api/table/${otherTableId}/records/create`, other.accountKey, { data: { label: 'during' } }), 'a create by another account');
+    expect(created.status).toBe(200);
+    expect(heavyDone).toBe(false);
+    const answer = await heavy;
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('query_timeout');
+    expect(answer.body.error.message).toMatch(/1 s.*TABULA_QUERY_TIMEOUT/);
+  }, 60_000);
+});
