@@ -21,6 +21,7 @@ describe('lookups into a space the caller cannot see', () => {
   let ctx: TestContext;
   let a: World;
   let s1: number;
+  let s2: number;
   let t1: number;
   let t2: number;
   let t3: number;
@@ -37,7 +38,7 @@ describe('lookups into a space the caller cannot see', () => {
     ctx = await buildTestApp();
     a = await createAccount(ctx);
     s1 = (await createSpace(ctx, a, 'S1')).id;
-    const s2 = (await createSpace(ctx, a, 'S2')).id;
+    s2 = (await createSpace(ctx, a, 'S2')).id;
     t2 = (await createTable(ctx, a, s2, { name: 'T2', fields: [{ id: 'name', name: 'Name', type: 'text' }] })).id;
     t3 = (await createTable(ctx, a, s1, { name: 'T3', fields: [{ id: 'name', name: 'Name', type: 'text' }] })).id;
     t1 = (
@@ -74,14 +75,16 @@ describe('lookups into a space the caller cannot see', () => {
     keys.reader = (await createKey(ctx, { userId: reader.id })).key;
     keys.both = (await createKey(ctx, { userId: both.id })).key;
     keys.ownerPersonal = (await createKey(ctx, { userId: a.ownerId })).key;
+    keys.ownerRestricted = (await createKey(ctx, { userId: a.ownerId, spaceIds: [s1] })).key;
   });
   afterAll(() => ctx.close());
 
   const restrictedKey: Caller = { name: 'an account key restricted to S1', key: () => keys.restricted };
   const s1Admin: Caller = { name: "the personal key of S1's admin (no member of S2)", key: () => keys.admin };
   const s1Reader: Caller = { name: "the personal key of S1's reader (no member of S2)", key: () => keys.reader };
-  const blindWriters = [restrictedKey, s1Admin];
-  const blindReaders = [restrictedKey, s1Admin, s1Reader];
+  const ownerRestricted: Caller = { name: "the owner's personal key restricted to S1", key: () => keys.ownerRestricted };
+  const blindWriters = [restrictedKey, s1Admin, ownerRestricted];
+  const blindReaders = [restrictedKey, s1Admin, s1Reader, ownerRestricted];
   const seeingCallers: Caller[] = [
     { name: 'the unrestricted account key', key: () => a.accountKey },
     { name: "the owner's personal key", key: () => keys.ownerPersonal },
@@ -202,6 +205,24 @@ describe('lookups into a space the caller cannot see', () => {
       expectHidden(await queryAs(s1Admin));
       expectTitled((await getAs(caller)).body);
       expectTitled(await queryAs(caller));
+    });
+
+    it("titles follow the caller's membership of S2 as it changes, through the cached metadata", async () => {
+      const user = await createUser(ctx, a, 'Comes and goes');
+      await addMember(ctx, a, s1, user.id, 'editor');
+      const personal = (await createKey(ctx, { userId: user.id })).key;
+      const caller: Caller = { name: 'comes and goes', key: () => personal };
+      expectHidden((await getAs(caller)).body);
+      expectHidden(await queryAs(caller));
+      await addMember(ctx, a, s2, user.id, 'reader');
+      expectTitled((await getAs(caller)).body);
+      expectTitled(await queryAs(caller));
+      expect((await post(caller, `/api/table/${t1}/records/ids`, { where: { ref: t2rec1 } })).body).toEqual([linked]);
+      const removed = await call(ctx, 'POST', `/api/space/${s2}/members/remove`, { key: a.accountKey, body: { user_id: user.id } });
+      expect(removed.status).toBe(200);
+      expectHidden((await getAs(caller)).body);
+      expectHidden(await queryAs(caller));
+      expect((await post(caller, `/api/table/${t1}/records/ids`, { where: { ref: t2rec1 } })).body).toEqual([]);
     });
 
     it('a record written by a caller who cannot see S2 answers with the T2 lookups empty', async () => {
