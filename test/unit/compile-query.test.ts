@@ -62,6 +62,7 @@ function environment(name: DialectName): FilterEnvironment {
     dialect: getDialect(name),
     clock: fixedClock('2024-03-31T15:30:00Z'),
     resolveUserReference: async (value) => (value === '@me' ? 7 : typeof value === 'number' ? value : value === 'someone@example.com' ? 12 : null),
+    isVisibleTable: async () => true,
   };
 }
 

@@ -11,8 +11,8 @@ import {
   type Field,
 } from '../../src/modules/tables/field-definition.js';
 
-/** Tables 7 and 8 belong to the caller's account; nothing else does. */
-const ctx: SettingsContext = { accountId: 1, isAccountTable: async (tableId) => tableId === 7 || tableId === 8 };
+/** Tables 7 and 8 are visible to the caller; nothing else is. */
+const ctx: SettingsContext = { accountId: 1, isVisibleTable: async (tableId) => tableId === 7 || tableId === 8 };
 const none = new Set<string>();
 
 const parse = (definition: unknown, taken: ReadonlySet<string> = none, claimed?: ReadonlySet<string>) => parseFieldDefinition(definition, taken, ctx, claimed);

@@ -58,7 +58,7 @@ describe(`one-field indexes and their plans (${testEngine})`, () => {
     await sql`analyze`.execute(db);
     fields = new Map((await listFields(db, tableId)).map((f) => [f.slug, f]));
     const actor = { accountId: world.accountId, userId: world.ownerId } as Actor;
-    env = { actor, dialect: ctx.container.database.dialect, clock: fixedClock('2024-03-31T15:30:00Z'), resolveUserReference: async () => null };
+    env = { actor, dialect: ctx.container.database.dialect, clock: fixedClock('2024-03-31T15:30:00Z'), resolveUserReference: async () => null, isVisibleTable: async () => true };
   });
   afterAll(() => ctx.close());
 

@@ -1,16 +1,14 @@
 import type { Database } from '../../db/database.js';
-import { metadataVersionColumn, readMetadataVersion, versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
+import { metadataVersionColumn, versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { listAccountUsers } from '../users/users.repository.js';
 import { fieldColumnName } from '../tables/physical-schema.js';
-import { findTableMeta } from '../tables/tables.repository.js';
-import { resolveTitleField } from '../tables/tables.service.js';
 import type { ReadContext, UserSummary, WriteContext } from './fields/value-context.js';
 import type { FilterEnvironment } from './query/compile-query.js';
 import { findExistingIds, selectColumnValues } from './records.repository.js';
 import { titleText } from './record-reader.js';
-import type { RecordTable } from './record-table.js';
+import { findRecordTable, type RecordTable } from './record-table.js';
 import type { TableSchemaCache } from './table-schema-cache.js';
 
 const usersKey = (accountId: number) => `users:${accountId}`;
@@ -64,6 +62,7 @@ export class RecordContexts implements ReadContext, WriteContext {
         actor,
         dialect: this.database.dialect,
         clock: this.clock,
+        isVisibleTable: async (tableId) => (await this.titleColumn(tableId)) !== undefined,
         async resolveUserReference(value) {
           if (value === '@me') return actor.userId;
           if (typeof value === 'number' && Number.isInteger(value)) return value;
@@ -111,18 +110,17 @@ export class RecordContexts implements ReadContext, WriteContext {
     return this.reads.peek<UserDirectory>(usersKey(this.actor.accountId))?.byId;
   }
 
-  /** A lookup target's title column (null: no title field); undefined when the caller cannot see the table. */
+  /**
+   * A lookup target's title column (null: no title field); undefined when the table does not
+   * exist or the caller cannot see it (another account's, a space it may not see): the lookup
+   * then reads and filters as empty and refuses every record id alike, so nothing of the
+   * target shows, not even which records exist. Decided per caller, from the same cached
+   * table row and role as a record call on the target.
+   */
   async titleColumn(tableId: number): Promise<string | null | undefined> {
-    const { db } = this.database;
-    const { actor, schemaCache } = this;
-    const found = await this.reads.load(`title:${tableId}:${actor.accountId}`, async (): Promise<{ version: number; value: { column: string | null | undefined } }> => {
-      const target = await findTableMeta(db, tableId);
-      const version = target ? Number(target.metadata_version) : await readMetadataVersion(db);
-      if (!target || target.account_id !== actor.accountId) return { version, value: { column: undefined } };
-      const titleField = resolveTitleField(await schemaCache.fields(db, tableId, target.schema_version), target.title_field_id);
-      return { version, value: { column: titleField ? fieldColumnName(titleField.id) : null } };
-    });
-    return found.column;
+    const target = await findRecordTable(this.database.db, this.schemaCache, this.reads, this.actor, tableId);
+    if (!target) return undefined;
+    return target.titleField ? fieldColumnName(target.titleField.id) : null;
   }
 
   private titlesOf(tableId: number): Map<number, string | null | undefined> {

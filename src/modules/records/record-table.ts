@@ -53,10 +53,15 @@ async function findTableWithMembership(db: Kysely<SystemSchema>, reads: Metadata
   return found.row;
 }
 
+/** The caller's role in the table's space; null when the table is missing or invisible to it. */
+function roleIn(row: TableRow | undefined, actor: Actor): Role | null {
+  const implied = row ? impliedSpaceRole(actor, { id: row.space_id, account_id: row.account_id }) : null;
+  return implied === undefined ? ((row?.role as Role | null) ?? null) : implied;
+}
+
 /** A table the caller cannot see answers `400 Invalid Table`, exactly like one that does not exist. */
 function visibleRole(row: TableRow | undefined, actor: Actor): Role {
-  const implied = row ? impliedSpaceRole(actor, { id: row.space_id, account_id: row.account_id }) : null;
-  const role = implied === undefined ? ((row?.role as Role | null) ?? null) : implied;
+  const role = roleIn(row, actor);
   if (!row || !role) throw new ValidationError('Invalid Table', 'invalid_table');
   return role;
 }
@@ -86,6 +91,25 @@ export function cachedRecordTable(cache: TableSchemaCache, reads: MetadataReads,
   const role = visibleRole(found.row, actor);
   const fields = cache.peek(tableId, found.row!.schema_version);
   return fields && describeOnce(found.row!, role, fields);
+}
+
+/**
+ * The table as the caller sees it, or undefined when it cannot see it (or it does not exist):
+ * how a lookup reaches its target, through the same cached row and role as a record call on it.
+ */
+export async function findRecordTable(db: Kysely<SystemSchema>, cache: TableSchemaCache, reads: MetadataReads, actor: Actor, tableId: number): Promise<RecordTable | undefined> {
+  const row = await findTableWithMembership(db, reads, actor, tableId);
+  const role = roleIn(row, actor);
+  return row && role ? describeOnce(row, role, await cache.fields(db, tableId, row.schema_version)) : undefined;
+}
+
+/**
+ * What, besides the metadata, decides which tables a caller sees (so which lookup targets show
+ * titles): its user, whose memberships count, and its key's space restriction. A number in the
+ * common unrestricted case, so the hot path builds no string.
+ */
+export function visibilityScope(actor: Actor): number | string {
+  return actor.spaceIds === null ? actor.userId : `${actor.userId}:${actor.spaceIds.join(',')}`;
 }
 
 const described = new WeakMap<object, Map<Role, RecordTable>>();

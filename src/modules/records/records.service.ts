@@ -12,7 +12,7 @@ import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './q
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { RecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, titleText, type RecordObject } from './record-reader.js';
-import { cachedRecordTable, loadRecordTable, type RecordTable } from './record-table.js';
+import { cachedRecordTable, loadRecordTable, visibilityScope, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
@@ -45,7 +45,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
   const countCache = createCountCache();
-  const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], records.ReadSelection>>();
+  const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], Map<number | string, records.ReadSelection>>>();
 
   async function openAttempt(actor: Actor, tableId: number, cached: boolean): Promise<Attempt> {
     const reads = createMetadataReads(deps.metadataCache, cached);
@@ -91,9 +91,10 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
    * statement. Kept on the table object: that object lives only as long as its metadata-cache
    * entry, whose version the request's statement confirms, and every title column was read at
    * that same version (a newer one clears the cache, and with it this table object's entry).
+   * Which targets' titles are read depends on what the caller may see: kept per visibility scope.
    */
   function knownSelection(attempt: Attempt, fields: readonly Field[]): records.ReadSelection | undefined {
-    return selections.get(attempt.table)?.get(fields);
+    return selections.get(attempt.table)?.get(fields)?.get(visibilityScope(attempt.actor));
   }
 
   /** Works out and keeps the selection that `knownSelection` did not have. */
@@ -106,8 +107,11 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       if (titleColumn !== undefined) titles.push({ column: fieldColumnName(field.id), targetTableId, titleColumn });
     }
     const selection = records.describeSelection(attempt.table.id, columnsFor(attempt.table, fields), titles);
-    if (!selections.has(attempt.table)) selections.set(attempt.table, new WeakMap());
-    selections.get(attempt.table)!.set(fields, selection);
+    let byFields = selections.get(attempt.table);
+    if (!byFields) selections.set(attempt.table, (byFields = new WeakMap()));
+    let byScope = byFields.get(fields);
+    if (!byScope) byFields.set(fields, (byScope = new Map()));
+    byScope.set(visibilityScope(attempt.actor), selection);
     return selection;
   }
 

@@ -1,6 +1,4 @@
 import type { Kysely } from 'kysely';
-import { metadataVersionColumn } from '../../db/metadata-cache.js';
-import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import type { Field, FieldDraft } from './field-definition.js';
 
@@ -19,19 +17,6 @@ export async function insertTable(db: Db, table: { accountId: number; spaceId: n
 
 export async function findTable(db: Db, tableId: number) {
   return db.selectFrom('tables').selectAll().where('id', '=', tableId).executeTakeFirst();
-}
-
-/** Account, title field and schema version of a table, with the metadata version: the target of a lookup field. */
-const selectTableMeta = prepareQuery((db: Db, tableId: number) =>
-  db.selectFrom('tables').select(['id', 'account_id', 'title_field_id', 'schema_version', metadataVersionColumn.as('metadata_version')]).where('id', '=', tableId),
-);
-
-export async function findTableMeta(db: Db, tableId: number) {
-  return (await selectTableMeta(db, tableId))[0];
-}
-
-export async function isAccountTable(db: Db, accountId: number, tableId: number): Promise<boolean> {
-  return (await db.selectFrom('tables').select('id').where('id', '=', tableId).where('account_id', '=', accountId).executeTakeFirst()) !== undefined;
 }
 
 export async function listSpaceTables(db: Db, spaceId: number) {

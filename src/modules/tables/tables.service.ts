@@ -48,7 +48,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
   const now = () => formatDateTime(deps.clock.now());
 
   function settingsContext(actor: Actor, executor: Db): SettingsContext {
-    return { accountId: actor.accountId, isAccountTable: (tableId) => tables.isAccountTable(executor, actor.accountId, tableId) };
+    return { accountId: actor.accountId, isVisibleTable: async (tableId) => (await findVisibleTable(executor, actor, tableId)) !== null };
   }
 
   /** 404 `Table not found` for tables the caller cannot see, whatever the reason. */

@@ -13,8 +13,11 @@ export type FieldSettings = Record<string, unknown>;
 
 export interface SettingsContext {
   accountId: number;
-  /** Whether a table id belongs to the caller's account (lookup targets). */
-  isAccountTable(tableId: number): Promise<boolean>;
+  /**
+   * Whether the caller can see the table (lookup targets): of its account, in a space it may
+   * see. A table it cannot see answers false, exactly like one that does not exist.
+   */
+  isVisibleTable(tableId: number): Promise<boolean>;
 }
 
 /**

@@ -1,6 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { ValidationError } from '../../../shared/errors.js';
+import type { Field } from '../../tables/field-definition.js';
+import type { Operator } from '../query/operators.js';
 import type { FieldType } from './field-type.js';
+import type { FilterContext } from './value-context.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator, storedIds } from './value-helpers.js';
 
 /** A positive id within the integer column's range (beyond it PostgreSQL fails the look-up). */
@@ -24,7 +27,8 @@ export const lookupField: FieldType = {
     if (previous) return { table_id: tableId };
     // Out of the id column's range (PostgreSQL integer) is simply not a table, rather than a database error.
     const inRange = (tableId as number) >= 1 && (tableId as number) <= 2_147_483_647;
-    if (!inRange || !(await ctx.isAccountTable(tableId as number))) throw new ValidationError(`Invalid field definition: table_id ${tableId} is not a table of this account`);
+    // A table the caller cannot see (another account's, or a space it may not see) is refused in the very same words.
+    if (!inRange || !(await ctx.isVisibleTable(tableId as number))) throw new ValidationError(`Invalid field definition: table_id ${tableId} is not a table of this account`);
     return { table_id: tableId };
   },
   columnType: () => 'integer',
@@ -56,16 +60,29 @@ export const lookupField: FieldType = {
     const known = ctx.knownTitles(tableId, ids);
     return known ? present(known) : ctx.recordTitles(tableId, ids).then(present);
   },
-  compileFilter(op, value, field, ctx) {
-    if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
-    if (op !== 'eq' && op !== 'ne') throw unsupportedOperator(field, op);
-    if (value === null || value === '') return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
-    const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : referencedId(value);
-    if (!Number.isInteger(id)) throw filterError(field, `expected a record id, got ${describe(value)}`);
-    // No record has an id outside the column's range: nothing equals it, everything differs.
-    if (!isRecordId(id)) return op === 'eq' ? matchNothing : sql<boolean>`1 = 1`;
-    if (!field.multiple) return compareScalar(op, ctx.column, id);
-    const includes = ctx.dialect.jsonArrayIncludes(ctx.column, id as number);
-    return op === 'eq' ? includes : sql<boolean>`(${ctx.column} is null or not ${includes})`;
+  async compileFilter(op, value, field, ctx) {
+    const condition = compareLookup(op, value, field, ctx);
+    // Reads show a lookup into a table the caller cannot see (or one that is gone) as empty, so
+    // its filters see it empty too: whatever id is asked, nothing tells what the records hold.
+    if (await ctx.isVisibleTable(field.settings.table_id as number)) return condition;
+    const emptyAsked = value === null || value === '';
+    const matchesEmpty = op === 'empty' || (op === 'eq' && emptyAsked) || (op === 'ne' && !emptyAsked);
+    return matchesEmpty ? matchEverything : matchNothing;
   },
 };
+
+const matchEverything = sql<boolean>`1 = 1`;
+
+/** The condition on the stored ids; throws for an operator or a value a lookup cannot take. */
+function compareLookup(op: Operator, value: unknown, field: Field, ctx: FilterContext): RawBuilder<boolean> {
+  if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
+  if (op !== 'eq' && op !== 'ne') throw unsupportedOperator(field, op);
+  if (value === null || value === '') return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
+  const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : referencedId(value);
+  if (!Number.isInteger(id)) throw filterError(field, `expected a record id, got ${describe(value)}`);
+  // No record has an id outside the column's range: nothing equals it, everything differs.
+  if (!isRecordId(id)) return op === 'eq' ? matchNothing : matchEverything;
+  if (!field.multiple) return compareScalar(op, ctx.column, id);
+  const includes = ctx.dialect.jsonArrayIncludes(ctx.column, id as number);
+  return op === 'eq' ? includes : sql<boolean>`(${ctx.column} is null or not ${includes})`;
+}

@@ -37,4 +37,6 @@ export interface FilterContext {
   column: RawBuilder<unknown>;
   /** A user reference in a filter (id, email, `@me`) → user id, or null when nobody matches. */
   resolveUserReference(value: unknown): Promise<number | null>;
+  /** Whether the table exists and the caller can see it (lookup targets; a lookup into any other filters as empty). */
+  isVisibleTable(tableId: number): Promise<boolean>;
 }
