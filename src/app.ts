@@ -10,6 +10,7 @@ import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
 import { createRecordGetFastPath } from './http/record-get-fast-path.js';
 import { ErrorBody } from './http/schemas.js';
+import { compileTrustProxy } from './http/trust-proxy.js';
 import { registerValidators } from './http/validator.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { recordsRoutes } from './modules/records/records.routes.js';
@@ -25,9 +26,12 @@ export interface AppOptions {
 const defaultBodyLimit = 1024 * 1024;
 
 export async function buildApp(container: Container, options: AppOptions = {}) {
-  const fastPath = createRecordGetFastPath(container.services);
+  const trustProxy = compileTrustProxy(container.config.trustProxy);
+  const fastPath = createRecordGetFastPath(container.services, trustProxy);
   const app = Fastify({
     logger: options.logger ?? false,
+    // request.ip and request.protocol follow X-Forwarded-For/-Proto only from TABULA_TRUST_PROXY peers.
+    trustProxy: trustProxy ?? false,
     bodyLimit: defaultBodyLimit,
     // A socket that neither sends nor takes a byte for this long is closed: a client that
     // stopped reading its answer costs only that answer's memory, and only until then.

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 
 export interface Config {
   readonly host: string;
@@ -22,6 +24,11 @@ export interface Config {
   readonly queryConcurrency: number;
   /** A connection that neither sends nor takes a byte for this long is closed (a client that stopped reading). */
   readonly sendTimeoutMs: number;
+  /**
+   * Addresses or CIDR ranges of the proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are
+   * believed (`TABULA_TRUST_PROXY`); empty means none: the socket decides.
+   */
+  readonly trustProxy: readonly string[];
 }
 
 export interface ConfigFlags {
@@ -50,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     queryTimeoutMs: parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s'),
     queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? '4'),
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
+    trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),
   });
 }
 
@@ -63,6 +71,28 @@ function parsePositiveInteger(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+const namedProxyRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * A comma-separated list of addresses, CIDR ranges and proxy-addr's names (`loopback`,
+ * `linklocal`, `uniquelocal`). No "trust everyone" and no hop counts: either would let any
+ * client that reaches the server directly choose its own address. Checked strictly here
+ * (proxy-addr would read `1` as the address 0.0.0.1), then compiled once as Fastify will.
+ */
+function parseTrustProxy(raw: string): readonly string[] {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = net.isIP(address);
+    const prefixValid = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+    if (!namedProxyRanges.has(entry) && (family === 0 || !prefixValid || rest.length > 0)) {
+      throw new Error(`TABULA_TRUST_PROXY must list proxy addresses or CIDR ranges, got "${entry}"`);
+    }
+  }
+  if (entries.length > 0) proxyAddr.compile(entries);
+  return Object.freeze(entries);
 }
 
 function defaultFilesHost(storageUrl: string): string {

@@ -15,6 +15,8 @@ export interface TestContext {
 export interface TestAppOptions {
   clock?: Clock;
   env?: Record<string, string>;
+  /** Redis key prefix; by default one of its own, so apps share counters only when given the same. */
+  redisPrefix?: string;
 }
 
 /** A real app on a fresh real database (SQLite or PostgreSQL, per TABULA_TEST_DB). */
@@ -47,7 +49,7 @@ async function serveDatabase(database: TestDatabase, options: TestAppOptions): P
   };
   const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock });
   try {
-    const app = await buildApp(container, { redisPrefix: `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
+    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
     await app.ready();
     return {
       app,

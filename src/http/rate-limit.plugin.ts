@@ -6,8 +6,12 @@ import { RateLimitedError } from '../shared/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Counts one attempt under `key` in the shared one-minute windows; 429 past `limit`. */
-    throttle(key: string, limit: number): Promise<void>;
+    /** Counts one attempt under `key` in a shared fixed window (a minute unless `windowLength` ms); 429 past `limit`. */
+    throttle(key: string, limit: number, windowLength?: number): Promise<void>;
+    /** Remembers `key` for `ttl` ms in the shared store (the login throttle's known addresses). */
+    remember(key: string, ttl: number): Promise<void>;
+    /** Whether `key` is remembered. */
+    isRemembered(key: string): Promise<boolean>;
     /** Counts one request of `actor` in its bucket (synchronously without Redis). */
     countRequest(actor: Actor): RequestCount | Promise<RequestCount>;
   }
@@ -79,6 +83,15 @@ class LocalCounters {
     return { current: window.count, ttl: Math.max(1, window.resetAt - now) };
   }
 
+  remember(key: string, ttl: number): void {
+    this.windows.set(key, { count: 1, resetAt: Date.now() + ttl });
+  }
+
+  isRemembered(key: string): boolean {
+    const window = this.windows.get(key);
+    return window !== undefined && window.resetAt > Date.now();
+  }
+
   /** Drops finished windows at most once a minute, so memory follows the active buckets only. */
   private sweep(now: number): void {
     if (now < this.nextSweepAt) return;
@@ -146,10 +159,45 @@ class FailoverCounters {
 
   /** Synchronous without Redis (the common single-process case), so the hook adds no promise. */
   increment(key: string, windowLength: number): Count | Promise<Count> {
+    const redis = this.usableRedis();
+    return redis ? this.incrementShared(redis, key, windowLength) : this.local.increment(key, windowLength);
+  }
+
+  async remember(key: string, ttl: number): Promise<void> {
+    const redis = this.usableRedis();
+    if (redis) {
+      try {
+        await redis.set(this.prefix + key, '1', 'PX', ttl);
+        this.markHealthy();
+        return;
+      } catch (error) {
+        this.markFailed(error);
+      }
+    }
+    this.local.remember(key, ttl);
+  }
+
+  /** During a Redis outage only this process's memory is asked: marks made elsewhere are missed. */
+  async isRemembered(key: string): Promise<boolean> {
+    const redis = this.usableRedis();
+    if (redis) {
+      try {
+        const found = (await redis.exists(this.prefix + key)) === 1;
+        this.markHealthy();
+        return found;
+      } catch (error) {
+        this.markFailed(error);
+      }
+    }
+    return this.local.isRemembered(key);
+  }
+
+  /** Redis when it is ready and not being skipped after a failure; null means count locally. */
+  private usableRedis(): RedisWithScript | null {
     const redis = this.redis;
-    if (redis && redis.status === 'ready' && Date.now() >= this.skipRedisUntil) return this.incrementShared(redis, key, windowLength);
+    if (redis && redis.status === 'ready' && Date.now() >= this.skipRedisUntil) return redis;
     if (redis && redis.status !== 'ready') this.markDegraded(new Error(`Redis connection is ${redis.status}`));
-    return this.local.increment(key, windowLength);
+    return null;
   }
 
   private async incrementShared(redis: RedisWithScript, key: string, windowLength: number): Promise<Count> {
@@ -158,10 +206,14 @@ class FailoverCounters {
       this.markHealthy();
       return { current: Number(current), ttl: Math.max(1, Number(ttl)) };
     } catch (error) {
-      this.skipRedisUntil = Date.now() + redisRetryPauseMs;
-      this.markDegraded(error);
+      this.markFailed(error);
       return this.local.increment(key, windowLength);
     }
+  }
+
+  private markFailed(error: unknown): void {
+    this.skipRedisUntil = Date.now() + redisRetryPauseMs;
+    this.markDegraded(error);
   }
 
   private markDegraded(error: unknown): void {
@@ -194,7 +246,7 @@ function firstConnection(redis: Redis): Promise<void> {
   });
 }
 
-/** Whole seconds until the window resets, rounded up (1..60). */
+/** Whole seconds until the window resets, rounded up (1..60 for the one-minute windows). */
 function secondsLeft(count: Count): number {
   return Math.max(1, Math.ceil(count.ttl / 1000));
 }
@@ -225,10 +277,12 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     });
     await firstConnection(redis);
   }
-  app.decorate('throttle', async (key: string, limit: number) => {
-    const count = await counters.increment(`throttle:${key}`, windowMs);
+  app.decorate('throttle', async (key: string, limit: number, windowLength = windowMs) => {
+    const count = await counters.increment(`throttle:${key}`, windowLength);
     if (count.current > limit) throw new RateLimitedError(secondsLeft(count));
   });
+  app.decorate('remember', (key: string, ttl: number) => counters.remember(`remember:${key}`, ttl));
+  app.decorate('isRemembered', (key: string) => counters.isRemembered(`remember:${key}`));
   const accountLimit = options.perMinute;
   const userLimit = Math.max(1, Math.floor(options.perMinute / 4));
   const countRequest = (actor: Actor): RequestCount | Promise<RequestCount> => {

@@ -3,6 +3,7 @@ import type { Services } from '../container.js';
 import type { Actor } from '../modules/auth/actor.js';
 import { bearerPattern } from './auth.plugin.js';
 import { handOverCount, isOverLimit, rateLimitHeaders, type RequestCount } from './rate-limit.plugin.js';
+import { clientAddressOf, type TrustProxy } from './trust-proxy.js';
 
 /** Fastify's own request handler, which answers whatever the fast path hands over. */
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -37,7 +38,8 @@ function cachedActor(services: Services, secret: string, clientAddress: string):
   }
 }
 
-export function createRecordGetFastPath(services: Services) {
+/** `trustProxy` is the function Fastify was given, so that a key's allow-list sees the same client address. */
+export function createRecordGetFastPath(services: Services, trustProxy: TrustProxy | null = null) {
   /** Set once the rate limiter exists; until then, and once disabled, nothing is taken. */
   let countRequest: ((actor: Actor) => RequestCount | Promise<RequestCount>) | null = null;
   return {
@@ -54,7 +56,7 @@ export function createRecordGetFastPath(services: Services) {
       const header = request.headers.authorization;
       if (!match || header === undefined || request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) return false;
       const bearer = bearerPattern.exec(header.trim());
-      const actor = bearer ? cachedActor(services, bearer[1], request.socket.remoteAddress ?? '') : undefined;
+      const actor = bearer ? cachedActor(services, bearer[1], clientAddressOf(request, trustProxy)) : undefined;
       if (!actor) return false;
       const handOver = (count: RequestCount) => {
         handOverCount(request, count);

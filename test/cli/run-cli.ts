@@ -81,6 +81,7 @@ const inheritedTabulaVariables = [
   'TABULA_FETCH_ALLOW_HOSTS',
   'REDIS_URL',
   'TABULA_REDIS_PREFIX',
+  'TABULA_TRUST_PROXY',
   'HOST',
   'PORT',
   'LOG_LEVEL',

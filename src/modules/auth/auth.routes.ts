@@ -1,12 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, assertJsonSessionWrite, clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http/auth.plugin.js';
+import { rememberLoginAddress, throttleLogin } from '../../http/login-throttle.js';
 import { responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 
 const PublicUser = Type.Object({ id: Type.Integer(), email: Type.String(), name: Type.String() });
 const UserBody = Type.Object({ user: PublicUser });
-const loginAttemptsPerAddress = 30;
-const loginAttemptsPerEmail = 10;
 
 export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -14,10 +13,11 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
       config: { auth: 'public' },
       schema: { tags: ['auth'], body: Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false }), response: responses(UserBody) },
     }, async (request, reply) => {
-      // Password guessing: a few attempts per address and per email each minute, shared across processes.
-      await app.throttle(`login-ip:${request.ip}`, loginAttemptsPerAddress);
-      await app.throttle(`login-email:${request.body.email.trim().toLowerCase()}`, loginAttemptsPerEmail);
+      // Password guessing, without letting anyone lock a user out from elsewhere (http/login-throttle.ts).
+      await throttleLogin(app, request.body.email, request.ip);
       const { user, token, expiresAt } = await services.auth.login(request.body.email, request.body.password);
+      await rememberLoginAddress(app, request.body.email, request.ip);
+      // request.protocol believes X-Forwarded-Proto from TABULA_TRUST_PROXY peers only.
       setSessionCookie(reply, token, expiresAt, request.protocol === 'https');
       return { user };
     });
