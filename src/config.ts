@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { maxResponseMegabytes } from './modules/records/response-size.js';
 
 export interface Config {
   readonly host: string;
@@ -16,6 +17,8 @@ export interface Config {
   readonly redisPrefix: string;
   readonly fetchAllowHosts: readonly string[];
   readonly reclaimIntervalMs: number;
+  /** Largest record response (get, a page of query), in estimated characters of JSON. */
+  readonly maxResponseSize: number;
 }
 
 export interface ConfigFlags {
@@ -41,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     redisPrefix: env.TABULA_REDIS_PREFIX || 'tabula-rate-limit:',
     fetchAllowHosts: (env.TABULA_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
+    maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,
   });
 }
 
@@ -53,6 +57,12 @@ function parsePort(raw: string | number): number {
 function parsePositiveInteger(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function parseMaxResponseMegabytes(raw: string): number {
+  const value = parsePositiveInteger('TABULA_MAX_RESPONSE_MB', raw);
+  if (value > maxResponseMegabytes) throw new Error(`TABULA_MAX_RESPONSE_MB must be at most ${maxResponseMegabytes}, got "${raw}"`);
   return value;
 }
 
