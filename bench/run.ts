@@ -26,7 +26,7 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update' },
+    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update,heavy+light' },
     reuse: { type: 'boolean', default: false },
   },
 });
@@ -145,10 +145,12 @@ interface Measurement {
 type NextRequest = () => { method: 'GET' | 'POST'; path: string; body?: unknown };
 
 /** Drives `url` for `seconds`, or when `amount` is given, for exactly that many requests, timed to the last answer. */
-async function drive(url: string, seconds: number, next: NextRequest, headers: Record<string, string>, amount?: number) {
+async function drive(url: string, seconds: number, next: NextRequest, headers: Record<string, string>, amount?: number, clients = connections) {
   return autocannon({
     url,
-    connections,
+    connections: clients,
+    // Heavy queries may run their whole time budget (10 s) before answering.
+    timeout: 30,
     ...(amount === undefined ? { duration: seconds } : { amount }),
     requests: [
       {
@@ -175,6 +177,36 @@ function combine(results: autocannon.Result[]): Measurement {
   };
 }
 
+/** Clients sending the slow query of the heavy + light shape. */
+const heavyClients = 4;
+
+/**
+ * Cheap gets alone, then the same gets while four clients send counts of 50 substring
+ * conditions over every record (each a different query, so none is answered from the count
+ * cache): how much one caller's heavy queries slow everyone's cheap calls.
+ */
+async function measureHeavyAndLight(url: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<string> {
+  const auth = { authorization: `Bearer ${dataset.apiKey}` };
+  const t = `/api/table/${dataset.tableId}`;
+  const random = createRandom(7);
+  const getNext: NextRequest = () => ({ method: 'GET', path: `${t}/record/${1 + random.int(rows)}/get` });
+  const heavyNext: NextRequest = () => ({
+    method: 'POST',
+    path: `${t}/records/count`,
+    body: { filters: Array.from({ length: 50 }, (_, i) => ({ column: 'name', compare: 'C', value: `q${random.int(1_000_000)}x${i}`, connector: 'OR' })) },
+  });
+  log(`shape heavy+light: gets alone for ${duration}s, then gets beside ${heavyClients} clients of slow counts…`);
+  await drive(url, Number(options.warmup), getNext, auth);
+  const alone = await drive(url, duration, getNext, auth);
+  const heavy = drive(url, duration + 2, heavyNext, auth, undefined, heavyClients);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const loaded = await drive(url, duration, getNext, auth);
+  const heavyResult = await heavy;
+  const ratio = alone.latency.p99 > 0 ? loaded.latency.p99 / alone.latency.p99 : 0;
+  const timedOut = heavyResult.non2xx;
+  return `| heavy+light | ${alone.requests.average.toFixed(0)} | ${alone.latency.p50} | ${alone.latency.p99} | ${loaded.requests.average.toFixed(0)} | ${loaded.latency.p50} | ${loaded.latency.p99} | ${ratio.toFixed(1)}× | ${heavyResult.requests.total - timedOut} answered, ${timedOut} over budget |`;
+}
+
 async function main() {
   log(`building…`);
   if (spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) process.exit(1);
@@ -195,8 +227,10 @@ async function main() {
   const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
   const rowsOut: string[] = [];
   let maxRss = readRssMb(server.child.pid!);
+  let heavyLine: string | undefined;
   try {
     const wanted = new Set(options.shapes!.split(','));
+    if (wanted.has('heavy+light')) heavyLine = await measureHeavyAndLight(server.url, dataset);
     for (const shape of defineShapes(dataset).filter((s) => wanted.has(s.name))) {
       const random = createRandom(99);
       const serviceNext = () => shape.service(random);
@@ -238,6 +272,11 @@ async function main() {
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const line of rowsOut) console.log(line);
   console.log(`| load | ${Math.round(rows / dataset.loadSeconds)} records/s | | | | | | | (${dataset.loadSeconds.toFixed(1)} s for ${rows.toLocaleString('en')}) |`);
+  if (heavyLine) {
+    console.log('\n| shape | gets alone req/s | p50 ms | p99 ms | gets beside heavy req/s | p50 ms | p99 ms | p99 ratio (target ≤ 5×) | heavy counts |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(heavyLine);
+  }
 }
 
 await main();

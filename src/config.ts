@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
+import { maxResponseMegabytes } from './modules/records/response-size.js';
 
 export interface Config {
   readonly host: string;
@@ -29,6 +30,8 @@ export interface Config {
    * believed (`TABULA_TRUST_PROXY`); empty means none: the socket decides.
    */
   readonly trustProxy: readonly string[];
+  /** Largest record response (get, a page of query), in estimated characters of JSON. */
+  readonly maxResponseSize: number;
 }
 
 export interface ConfigFlags {
@@ -58,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? '4'),
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
     trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),
+    maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,
   });
 }
 
@@ -93,6 +97,12 @@ function parseTrustProxy(raw: string): readonly string[] {
   }
   if (entries.length > 0) proxyAddr.compile(entries);
   return Object.freeze(entries);
+}
+
+function parseMaxResponseMegabytes(raw: string): number {
+  const value = parsePositiveInteger('TABULA_MAX_RESPONSE_MB', raw);
+  if (value > maxResponseMegabytes) throw new Error(`TABULA_MAX_RESPONSE_MB must be at most ${maxResponseMegabytes}, got "${raw}"`);
+  return value;
 }
 
 function defaultFilesHost(storageUrl: string): string {

@@ -43,7 +43,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const spaces = createSpacesService({ ...base, secretBox });
   const tables = createTablesService(base);
   const fields = createFieldsService({ ...base, tables });
-  const records = createRecordsService({ ...base, metadataCache });
+  const records = createRecordsService({ ...base, metadataCache, maxResponseSize: config.maxResponseSize });
   return {
     config,
     clock,

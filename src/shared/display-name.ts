@@ -8,8 +8,17 @@ export const maxNameLength = 200;
  */
 export function describeNameProblem(name: string): string | null {
   if (name === '' || [...name].length > maxNameLength) return `must be 1 to ${maxNameLength} characters`;
-  if (name.includes('\u0000')) return 'must not contain NUL characters';
-  if (!isWellFormed(name)) return 'must not contain unpaired surrogate characters';
+  return describeUnstorableText(name);
+}
+
+/**
+ * Why no stored text could ever equal `text`, or null: NUL (PostgreSQL text cannot hold it) or
+ * an unpaired surrogate (no UTF-8 form; each engine would store a different replacement).
+ * The JSON body parser applies it to every string of every body.
+ */
+export function describeUnstorableText(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (!isWellFormed(text)) return 'must not contain unpaired surrogate characters';
   return null;
 }
 

@@ -339,7 +339,7 @@ describe('bad input on management endpoints', () => {
       for (const name of ['a\u0000b', 'a\ud800b']) {
         for (const url of ['/api/spaces/create', `/api/space/${spaceId}/update`]) {
           const response = await expectRefused(400, () => sendJson(url, { name }));
-          expect(response.body.error.message, url).toMatch(/^Invalid name: must not contain (NUL|unpaired surrogate) characters$/);
+          expect(response.body.error.message, url).toMatch(/^Invalid parameters: name must not contain (NUL|unpaired surrogate) characters$/);
         }
       }
     });

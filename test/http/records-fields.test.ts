@@ -91,9 +91,9 @@ describe('record field values', () => {
     return fetched.body.data[slug];
   }
 
-  function expectFieldError(response: Response, slug: string) {
+  function expectFieldError(response: Response, slug: string, code = 'invalid_field_value') {
     expect(response.status, JSON.stringify(response.body)).toBe(400);
-    expect(response.body.error.code).toBe('invalid_field_value');
+    expect(response.body.error.code).toBe(code);
     expect(response.body.error.message).toMatch(new RegExp(`\\b${slug}\\b`));
   }
 
@@ -101,14 +101,14 @@ describe('record field values', () => {
    * A bad value answers 400 naming the field, on create (no record appears) and on update
    * (the stored record reads exactly as before).
    */
-  async function expectRejected(slug: string, value: unknown, base: Record<string, unknown> = {}, key = world.accountKey) {
+  async function expectRejected(slug: string, value: unknown, base: Record<string, unknown> = {}, key = world.accountKey, code?: string) {
     const before = await count();
-    expectFieldError(await create({ [slug]: value }, key), slug);
+    expectFieldError(await create({ [slug]: value }, key), slug, code);
     expect(await count()).toBe(before);
 
     const id = await newRecord(base);
     const stored = (await get(id)).body;
-    expectFieldError(await update(id, { [slug]: value }, key), slug);
+    expectFieldError(await update(id, { [slug]: value }, key), slug, code);
     expect((await get(id)).body).toEqual(stored);
   }
 
@@ -138,13 +138,14 @@ describe('record field values', () => {
       await expectRejected('u', value, { u: 'https://kept.example.com' });
     });
 
+    // Refused by the JSON body parser for every string of every body (`Invalid parameters: data.<slug> must not contain …`).
     it.each(['t', 'lt', 'em', 'u'])('rejects a NUL byte in %s with 400', async (slug) => {
       const value = slug === 'em' ? 'a\u0000b@example.com' : slug === 'u' ? 'https://example.com/\u0000' : 'a\u0000b';
-      await expectRejected(slug, value, { t: 'kept' });
+      await expectRejected(slug, value, { t: 'kept' }, world.accountKey, 'invalid_parameters');
     });
 
     it.each(['t', 'lt'])('rejects an unpaired surrogate in %s with 400: neither engine could store it as sent', async (slug) => {
-      await expectRejected(slug, 'a\uD800b', { t: 'kept' });
+      await expectRejected(slug, 'a\uD800b', { t: 'kept' }, world.accountKey, 'invalid_parameters');
     });
 
     it.each([

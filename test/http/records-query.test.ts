@@ -393,7 +393,7 @@ describe('records query', () => {
       await expectInvalid(itemsTable, { filters: [{ column: 'name', compare: '=' }] }, 'Invalid filter: name: missing value');
       await expectInvalid(itemsTable, { filters: [{ column: 'name', value: 'x' }] }, 'Invalid filter: name: missing compare');
       await expectInvalid(itemsTable, { filters: [{ column: 'name', compare: '=', value: 'x', connector: 'XOR' }] }, /^Invalid filter: name: connector/);
-      await expectInvalid(itemsTable, { filters: [{ column: 'name', compare: '=', value: 'x\u0000' }] }, /^Invalid filter: name: /);
+      await expectInvalid(itemsTable, { filters: [{ column: 'name', compare: '=', value: 'x\u0000' }] }, 'Invalid parameters: filters[0].value must not contain NUL characters');
     });
   });
 

@@ -15,6 +15,7 @@ import { columnsFor, presentRecords, selectFields, titleText, type RecordObject 
 import { cachedRecordTable, loadRecordTable, visibilityScope, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
+import { assertResponseFits, maxResponseMegabytes } from './response-size.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
 
@@ -40,12 +41,13 @@ interface Attempt {
   contexts: RecordContexts;
 }
 
-export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache }) {
+export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; maxResponseSize?: number }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
   const countCache = createCountCache();
   const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], Map<number | string, records.ReadSelection>>>();
+  const maxResponseSize = deps.maxResponseSize ?? maxResponseMegabytes * 1024 * 1024;
 
   async function openAttempt(actor: Actor, tableId: number, cached: boolean): Promise<Attempt> {
     const reads = createMetadataReads(deps.metadataCache, cached);
@@ -220,7 +222,11 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     },
 
     getRecord(actor: Actor, tableId: number, recordId: number): Promise<RecordObject> {
-      return onTable(actor, tableId, (attempt) => readRecord(attempt, recordId));
+      return onTable(actor, tableId, async (attempt) => {
+        const record = await readRecord(attempt, recordId);
+        assertResponseFits([record], maxResponseSize, 'this record holds', 'read it a few fields at a time with records/query and fields');
+        return record;
+      });
     },
 
     /** Only the given fields change; the search text is rebuilt from the merged values. */
@@ -282,7 +288,9 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
         const rows = await records.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
-        return present(attempt, rows, fields, selection);
+        const page = await present(attempt, rows, fields, selection);
+        assertResponseFits(page, maxResponseSize, `these ${page.length} records hold`, 'ask for fewer records (limit) or fewer fields (fields)');
+        return page;
       });
     },
 

@@ -19,12 +19,15 @@ function findField(fields: ReadonlyMap<string, Field>, slug: string): Field | un
   return fields.get(slug) ?? systemFields.get(slug);
 }
 
-/** Some string inside a filter value holds NUL, which no stored value can (and PostgreSQL refuses). */
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item));
-  return false;
+/**
+ * Longest value of a contains / starts with / ends with filter, in characters. SQLite refuses
+ * LIKE patterns over 50,000 bytes, and a longer pattern is no real search; a fixed cap answers
+ * alike on both engines, whatever the characters' UTF-8 length or escaping.
+ */
+export const maxPatternLength = 1000;
+
+function isOverPatternLength(value: string): boolean {
+  return value.length > maxPatternLength && [...value].length > maxPatternLength;
 }
 
 /**
@@ -46,10 +49,12 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
     for (const condition of group) {
       const field = findField(fields, condition.field);
       if (!field) throw new ValidationError(`Invalid filter: unknown field "${condition.field}"`, 'invalid_filter');
-      if (containsNul(condition.value)) throw new ValidationError(`Invalid filter: ${field.slug}: value must not contain NUL characters`, 'invalid_filter');
       // Empty means null, "" or [] (CONTRACT §4): `= []` is "is empty" on every type, like `= null`.
       let { op } = condition;
       if ((op === 'eq' || op === 'ne') && Array.isArray(condition.value) && condition.value.length === 0) op = op === 'eq' ? 'empty' : 'not_empty';
+      if ((op === 'contains' || op === 'starts_with' || op === 'ends_with') && typeof condition.value === 'string' && isOverPatternLength(condition.value)) {
+        throw new ValidationError(`Invalid filter: ${field.slug}: a ${op.replace('_', ' ')} value must be at most ${maxPatternLength} characters`, 'invalid_filter');
+      }
       parts.push(await getFieldType(field.type).compileFilter(op, condition.value, field, { ...env, column: columnOf(field) }));
     }
     compiledGroups.push(joinBalanced(parts, 'and'));
