@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
 import swagger from '@fastify/swagger';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -8,7 +7,6 @@ import { registerAuth } from './http/auth.plugin.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
-import { createRecordGetFastPath } from './http/record-get-fast-path.js';
 import { ErrorBody } from './http/schemas.js';
 import { compileTrustProxy } from './http/trust-proxy.js';
 import { registerValidators } from './http/validator.js';
@@ -27,7 +25,6 @@ const defaultBodyLimit = 1024 * 1024;
 
 export async function buildApp(container: Container, options: AppOptions = {}) {
   const trustProxy = compileTrustProxy(container.config.trustProxy);
-  const fastPath = createRecordGetFastPath(container.services, trustProxy);
   const app = Fastify({
     logger: options.logger ?? false,
     // request.ip and request.protocol follow X-Forwarded-For/-Proto only from TABULA_TRUST_PROXY peers.
@@ -39,18 +36,6 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: handleFrameworkError,
     ajv: { customOptions: { removeAdditional: false } },
-    // The server Fastify would make, with the record-get fast path in front of Fastify's handler.
-    serverFactory: (handler, settings) => {
-      const server = http.createServer((request, response) => {
-        if (!fastPath.take(request, response, handler)) handler(request, response);
-      });
-      const timeouts = settings as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
-      server.keepAliveTimeout = timeouts.keepAliveTimeout;
-      server.requestTimeout = timeouts.requestTimeout;
-      server.setTimeout(timeouts.connectionTimeout);
-      if (timeouts.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = timeouts.maxRequestsPerSocket;
-      return server;
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerValidators(app);
@@ -66,12 +51,6 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   });
   registerAuth(app, container.services);
   await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
-  // Request log lines come from Fastify: while they are wanted, every request goes through it.
-  if (!['trace', 'debug', 'info'].includes(app.log.level)) fastPath.enable(app.countRequest);
-  app.addHook('preClose', (done) => {
-    fastPath.disable();
-    done();
-  });
 
   const publicRoute = { config: { auth: 'public' as const } };
   app.get('/healthz', { ...publicRoute, schema: { hide: true, response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { rateLimitBucket, type Actor } from '../modules/auth/actor.js';
@@ -12,8 +11,6 @@ declare module 'fastify' {
     remember(key: string, ttl: number): Promise<void>;
     /** Whether `key` is remembered. */
     isRemembered(key: string): Promise<boolean>;
-    /** Counts one request of `actor` in its bucket (synchronously without Redis). */
-    countRequest(actor: Actor): RequestCount | Promise<RequestCount>;
   }
 }
 
@@ -26,21 +23,11 @@ export interface RequestCount {
   reset: number;
 }
 
-export const isOverLimit = (count: RequestCount) => count.current > count.limit;
+const isOverLimit = (count: RequestCount) => count.current > count.limit;
 
 /** The X-RateLimit headers of a counted request (contract §5). */
-export function rateLimitHeaders(count: RequestCount): Record<string, number> {
+function rateLimitHeaders(count: RequestCount): Record<string, number> {
   return { 'x-ratelimit-limit': count.limit, 'x-ratelimit-remaining': Math.max(0, count.limit - count.current), 'x-ratelimit-reset': count.reset };
-}
-
-const countedAlready = Symbol('tabula.requestCount');
-
-/**
- * A request counted before Fastify saw it (the record-get fast path, handing a request over)
- * carries its count, so that the hook applies it instead of counting the request twice.
- */
-export function handOverCount(request: IncomingMessage, count: RequestCount): void {
-  (request as IncomingMessage & { [countedAlready]?: RequestCount })[countedAlready] = count;
 }
 
 export interface RateLimitOptions {
@@ -291,7 +278,6 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     if (count instanceof Promise) return count.then((settled) => ({ limit, current: settled.current, reset: secondsLeft(settled) }));
     return { limit, current: count.current, reset: secondsLeft(count) };
   };
-  app.decorate('countRequest', countRequest);
   const countRequestHook: onRequestHookHandler = (request, reply, done) => {
     const actor = request.actor;
     if (!actor) return done();
@@ -299,7 +285,7 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
       reply.headers(rateLimitHeaders(count));
       done(isOverLimit(count) ? new RateLimitedError(count.reset) : undefined);
     };
-    const count = (request.raw as IncomingMessage & { [countedAlready]?: RequestCount })[countedAlready] ?? countRequest(actor);
+    const count = countRequest(actor);
     if (count instanceof Promise) count.then(apply, done);
     else apply(count);
   };
