@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import Cursor from 'pg-cursor';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { SystemSchema } from './schema.js';
 import { getDialect, type Dialect } from './dialect.js';
@@ -104,7 +103,7 @@ function openPostgres(url: string, bounds: QueryBounds): Database {
   // An idle connection dropped by the server (restart, failover, terminated backend) emits here;
   // unhandled, it would crash the process. The pool replaces it on the next checkout.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
-  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool }) });
   const boundedReader = createPostgresBoundedReader(url, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs });
   registerBoundedReader(db, boundedReader);
   return {
