@@ -52,7 +52,7 @@ function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   const reader = openSqliteReader(file);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, (source, parameters) => readerStatements(source).all(parameters));
-  const workers = createSqliteReadWorkers(file, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, cacheKib: readerCacheKib });
+  const workers = createSqliteReadWorkers(file, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, cacheKib: workerCacheKib });
   registerBoundedReader(db, workers);
   return {
     db,
@@ -67,6 +67,8 @@ function openSqlite(dataDir: string, bounds: QueryBounds): Database {
 
 /** Twice better-sqlite3's default: room for the interior B-tree pages of a million-record table. */
 const readerCacheKib = 32 * 1024;
+/** Each query worker caches half as much: several hold the same pages, and the OS keeps the file's. */
+const workerCacheKib = 16 * 1024;
 
 /**
  * A second connection for the hot prepared reads (keys, tables, record gets, counters), run

@@ -13,7 +13,9 @@ const queryCanceled = '57014';
  * cheap calls, and PostgreSQL itself stops a statement at the budget.
  */
 export function createPostgresBoundedReader(url: string, options: { slots: number; budgetMs: number }): BoundedReader {
-  const pool = new pg.Pool({ connectionString: url, max: options.slots, statement_timeout: options.budgetMs });
+  // No parallel workers: a record query takes at most one core, so the slots bound its CPU too
+  // (with PostgreSQL's default of two workers per query, four heavy queries took every core).
+  const pool = new pg.Pool({ connectionString: url, max: options.slots, statement_timeout: options.budgetMs, options: '-c max_parallel_workers_per_gather=0' });
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
   const gate = new QueryGate(options.slots, slotsPerCaller(options.slots), options.budgetMs);
   return {

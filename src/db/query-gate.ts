@@ -8,10 +8,11 @@ interface Waiting {
 
 /**
  * Admits record queries, whose cost the caller decides, to a fixed number of slots: at most
- * `slots` run at once, and one caller at most `perCaller` of them, so one caller's heavy
- * queries leave room for everyone else's. A query that finds no free slot waits its turn (in
- * arrival order, skipping callers at their share); past its deadline it gives up with
- * `QueryTimeoutError`. The cheap calls (gets, writes, management) never pass through here.
+ * `slots` run at once. A caller alone may use them all; once others wait, a free slot goes
+ * first to a caller below its share (`perCaller`), so one caller's heavy queries never keep
+ * the others out for longer than one of its queries lasts. A query that finds no free slot
+ * waits its turn; past its deadline it gives up with `QueryTimeoutError`. The cheap calls
+ * (gets, writes, management) never pass through here.
  */
 export class QueryGate {
   private running = 0;
@@ -26,7 +27,7 @@ export class QueryGate {
 
   /** Runs `task` in a slot; the slot is held until the promise `task` returns settles. */
   async run<T>(caller: string, deadline: number, task: () => Promise<T>): Promise<T> {
-    if (!this.admit(caller)) await this.wait(caller, deadline);
+    if (this.waiting.length > 0 || !this.admit(caller, true)) await this.wait(caller, deadline);
     try {
       return await task();
     } finally {
@@ -34,9 +35,10 @@ export class QueryGate {
     }
   }
 
-  private admit(caller: string): boolean {
+  /** Takes a slot for `caller` if one is free and, unless `beyondShare`, the caller is below its share. */
+  private admit(caller: string, beyondShare: boolean): boolean {
     const mine = this.runningBy.get(caller) ?? 0;
-    if (this.running >= this.slots || mine >= this.perCaller) return false;
+    if (this.running >= this.slots || (!beyondShare && mine >= this.perCaller)) return false;
     this.running += 1;
     this.runningBy.set(caller, mine + 1);
     return true;
@@ -61,7 +63,8 @@ export class QueryGate {
     const mine = this.runningBy.get(caller)! - 1;
     if (mine === 0) this.runningBy.delete(caller);
     else this.runningBy.set(caller, mine);
-    const next = this.waiting.findIndex((entry) => this.admit(entry.caller));
+    let next = this.waiting.findIndex((entry) => this.admit(entry.caller, false));
+    if (next < 0 && this.waiting.length > 0 && this.admit(this.waiting[0].caller, true)) next = 0;
     if (next < 0) return;
     const [entry] = this.waiting.splice(next, 1);
     clearTimeout(entry.timer);
