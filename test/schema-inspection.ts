@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { TestContext } from './build-test-app.js';
 
 /** What the database itself says about a record table: tests check the physical schema behind the API. */
@@ -29,4 +29,31 @@ export async function physicalColumns(ctx: TestContext, tableId: number): Promis
 export async function fieldIds(ctx: TestContext, tableId: number): Promise<Record<string, number>> {
   const rows = await ctx.container.database.db.selectFrom('fields').select(['id', 'slug']).where('table_id', '=', tableId).execute();
   return Object.fromEntries(rows.map((row) => [row.slug, row.id]));
+}
+
+/**
+ * Everything the database holds for record table `rec_<tableId>` (columns and their types,
+ * indexes, triggers, the search index and its settings), as text with the table's and fields'
+ * ids replaced, so that two tables with the same fields compare equal whatever their ids.
+ */
+export async function recordTableSignature(db: Kysely<any>, engine: 'sqlite' | 'postgres', tableId: number): Promise<string[]> {
+  const name = `rec_${tableId}`;
+  let entries: string[];
+  if (engine === 'sqlite') {
+    const objects = (await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master where tbl_name = ${name} or name like ${`${name}\\_%`} escape '\\' or name = ${name}`.execute(db)).rows;
+    const settings = (await sql<{ k: string; v: unknown }>`select k, v from ${sql.table(`${name}_fts_config`)}`.execute(db)).rows;
+    entries = [...objects.map((o) => `${o.type} ${o.name}: ${o.sql ?? ''}`), ...settings.map((s) => `fts config ${s.k}=${String(s.v)}`)];
+  } else {
+    const columns = (await sql<{ column_name: string; data_type: string; is_nullable: string; column_default: string | null }>`select column_name, data_type, is_nullable, column_default from information_schema.columns where table_schema = current_schema() and table_name = ${name}`.execute(db)).rows;
+    const indexes = (await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename = ${name}`.execute(db)).rows;
+    const triggers = (await sql<{ tgname: string; definition: string }>`select tgname, pg_get_triggerdef(t.oid) as definition from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relname = ${name} and not t.tgisinternal`.execute(db)).rows;
+    entries = [
+      ...columns.map((c) => `column ${c.column_name} ${c.data_type} ${c.is_nullable} ${c.column_default ?? ''}`),
+      ...indexes.map((i) => `index ${i.indexdef}`),
+      ...triggers.map((t) => `trigger ${t.tgname}: ${t.definition}`),
+    ];
+  }
+  return entries
+    .map((entry) => entry.replaceAll(name, 'rec_T').replace(/\bf_\d+\b/g, 'f_F').replace(/table_id = \d+/g, 'table_id = T').replace(/tabula_count_rows\('\d+'\)/g, "tabula_count_rows('T')").replace(/\s+/g, ' '))
+    .sort();
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSecondApp, type TestContext } from '../build-test-app.js';
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.js';
 import { createMigrationProvider } from '../../src/db/migrations/index.js';
+import { recordTableSignature } from '../schema-inspection.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
 
 const stamp = '2024-01-01 00:00:00';
@@ -272,6 +273,15 @@ describe(`table counters migration (${testEngine})`, () => {
       expect((await post(`/api/table/${fullId}/record/${created.body.id}/delete`, {})).status).toBe(200);
       expect((await post(`/api/table/${fullId}/records/count`, { where: { name: 'Gamma' } })).body).toEqual({ count: 1, total: rows, total_approx: false, restricted: true });
       expect((await post(`/api/table/${emptyId}/records/count`, {})).body).toEqual({ count: 0, total: 0, total_approx: false, restricted: false });
+    });
+
+    it('a record table migrated step by step from 0002 has exactly the schema of one made today', async () => {
+      const spaceId = Number((await db.selectFrom('tables').select('space_id').where('id', '=', fullId).executeTakeFirstOrThrow()).space_id);
+      const fresh = await post(`/api/space/${spaceId}/tables/create`, { name: 'Fresh', fields: [{ id: 'name', name: 'Name', type: 'text' }] });
+      expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+      const migrated = await recordTableSignature(db, testEngine, fullId);
+      expect(migrated.length).toBeGreaterThan(3);
+      expect(migrated).toEqual(await recordTableSignature(db, testEngine, fresh.body.id));
     });
   });
 });

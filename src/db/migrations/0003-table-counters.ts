@@ -41,8 +41,28 @@ export function tableCountersMigration(dialect: Dialect): Migration {
           end $$`.execute(db);
       }
       const tables = await db.selectFrom('tables').select('id').execute();
-      for (const { id } of tables) await dialect.createCounterTriggers(db, id);
+      for (const { id } of tables) await createCounterTriggers(db, dialect, id);
       await db.schema.dropTable('table_row_counts').execute();
     },
   };
+}
+
+/** The counter triggers of one record table, as this release made them (migrations never call current code). */
+async function createCounterTriggers(db: Kysely<any>, dialect: Dialect, tableId: number): Promise<void> {
+  const base = sql.table(`rec_${tableId}`);
+  if (dialect.name === 'sqlite') {
+    for (const [event, delta] of [['insert', 1], ['delete', -1], ['update', 0]] as const) {
+      await sql`create trigger ${sql.id(`rec_${tableId}_count_${event}`)} after ${sql.raw(event)} on ${base} begin
+        update table_counters set row_count = row_count + ${sql.lit(delta)}, change_count = change_count + 1
+        where table_id = ${sql.lit(tableId)} and shard = 0; end`.execute(db);
+    }
+    return;
+  }
+  const id = sql.lit(String(tableId));
+  await sql`create trigger ${sql.id(`rec_${tableId}_count_insert`)} after insert on ${base}
+    referencing new table as new_rows for each statement execute function tabula_count_rows(${id})`.execute(db);
+  await sql`create trigger ${sql.id(`rec_${tableId}_count_delete`)} after delete on ${base}
+    referencing old table as old_rows for each statement execute function tabula_count_rows(${id})`.execute(db);
+  await sql`create trigger ${sql.id(`rec_${tableId}_count_update`)} after update on ${base}
+    for each statement execute function tabula_count_rows(${id})`.execute(db);
 }
