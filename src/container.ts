@@ -43,7 +43,8 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const spaces = createSpacesService({ ...base, secretBox });
   const tables = createTablesService(base);
   const fields = createFieldsService({ ...base, tables });
-  const records = createRecordsService({ ...base, metadataCache, maxResponseSize: config.maxResponseSize });
+  // Under test, a records call that answers without confirming its cached metadata throws.
+  const records = createRecordsService({ ...base, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
   return {
     config,
     clock,

@@ -41,7 +41,7 @@ interface Attempt {
   contexts: RecordContexts;
 }
 
-export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; maxResponseSize?: number }) {
+export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; maxResponseSize?: number; strictConfirmation?: boolean }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
@@ -63,19 +63,30 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
    * metadata can cause a 4xx, or a statement naming a dropped column), it runs once more on
    * metadata read afresh, the key included: a key revoked by another process answers 401.
    */
-  async function onTable<T>(actor: Actor, tableId: number, call: (attempt: Attempt) => Promise<T>): Promise<T> {
+  async function onTable<T>(actor: Actor, tableId: number, call: (attempt: Attempt) => Promise<T>, confirms = true): Promise<T> {
     let first: Attempt | undefined;
     try {
       first = await openAttempt(actor, tableId, true);
-      return await call(first);
+      return settled(first, await call(first), confirms);
     } catch (error) {
       // Unconfirmed, nothing was written yet: any failure may come from stale metadata (a
       // dropped column in a cached field list fails the statement itself). A query over its
       // time budget is not run twice.
       if (first?.reads.confirmed || error instanceof QueryTimeoutError) throw error;
       const current = actor.refresh ? await actor.refresh() : actor;
-      return call(await openAttempt(current, tableId, false));
+      const second = await openAttempt(current, tableId, false);
+      return settled(second, await call(second), confirms);
     }
+  }
+
+  /**
+   * A call that answered on cached metadata without any statement confirming it could answer
+   * for a key revoked or a member removed elsewhere: under `strictConfirmation` (the tests)
+   * that fails loudly instead of passing unnoticed.
+   */
+  function settled<T>(attempt: Attempt, result: T, confirms: boolean): T {
+    if (confirms && deps.strictConfirmation && !attempt.reads.confirmed) throw new Error('records call answered without confirming its metadata version');
+    return result;
   }
 
   /** A record query runs in its caller's share of the query slots, within the time budget. */
@@ -166,9 +177,15 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
      * routes ask before reading a body. The call checks again with its own statements.
      */
     async checkTableAccess(actor: Actor, tableId: number, access: 'read' | 'write'): Promise<void> {
-      await onTable(actor, tableId, async (attempt) => {
-        if (access === 'write') assertCanWriteRecords(attempt.actor, attempt.table);
-      });
+      // Advisory, confirmed by the call itself: nothing here needs the version.
+      await onTable(
+        actor,
+        tableId,
+        async (attempt) => {
+          if (access === 'write') assertCanWriteRecords(attempt.actor, attempt.table);
+        },
+        false,
+      );
     },
 
     createRecord(actor: Actor, tableId: number, body: unknown): Promise<RecordObject> {

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { metadataVersionColumn } from '../../db/metadata-cache.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import type { Field, FieldDraft } from './field-definition.js';
 
@@ -100,4 +102,30 @@ export async function listFields(db: Db, tableId: number): Promise<Field[]> {
 
 export async function listTableIndexes(db: Db, tableId: number) {
   return db.selectFrom('table_indexes').select(['name', 'field_ids_json']).where('table_id', '=', tableId).orderBy('id').execute();
+}
+
+/**
+ * The table, its space's account and the user's membership role in one query, with the
+ * metadata version it was read at: it runs on every uncached access check. The role is a
+ * scalar subquery: as a left join, SQLite's planner scanned tables.
+ */
+const selectTableAccessRow = prepareQuery((db: Kysely<SystemSchema>, tableId: number, userId: number) =>
+  db
+    .selectFrom('tables as t')
+    .select((eb) => [
+      't.id',
+      't.account_id',
+      't.space_id',
+      't.title_field_id',
+      't.schema_version',
+      eb.selectFrom('members as m').select('m.role').whereRef('m.space_id', '=', 't.space_id').where('m.user_id', '=', userId).as('role'),
+      metadataVersionColumn.as('metadata_version'),
+    ])
+    .where('t.id', '=', tableId),
+);
+
+export type TableAccessRow = Awaited<ReturnType<typeof selectTableAccessRow>>[number];
+
+export async function findTableAccessRow(db: Kysely<SystemSchema>, tableId: number, userId: number): Promise<TableAccessRow | undefined> {
+  return (await selectTableAccessRow(db, tableId, userId))[0];
 }

@@ -9,7 +9,7 @@ import { assertSpaceAdmin, loadVisibleSpace } from '../spaces/space-access.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import { parseFieldDefinition, presentField, type Field } from './field-definition.js';
 import * as physical from './physical-schema.js';
-import { findVisibleTable } from './table-access.js';
+import { resolveTableAccess } from './table-access.js';
 import * as tables from './tables.repository.js';
 
 type Db = Database['db'];
@@ -48,14 +48,14 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
   const now = () => formatDateTime(deps.clock.now());
 
   function settingsContext(actor: Actor, executor: Db): SettingsContext {
-    return { accountId: actor.accountId, isVisibleTable: async (tableId) => (await findVisibleTable(executor, actor, tableId)) !== null };
+    return { accountId: actor.accountId, isVisibleTable: async (tableId) => (await resolveTableAccess(executor, actor, tableId)) !== null };
   }
 
   /** 404 `Table not found` for tables the caller cannot see, whatever the reason. */
   async function loadTable(actor: Actor, tableId: number) {
-    const found = await findVisibleTable(db, actor, tableId);
-    if (!found) throw new NotFoundError('Table not found', 'table_not_found');
-    return found;
+    const access = await resolveTableAccess(db, actor, tableId);
+    if (!access) throw new NotFoundError('Table not found', 'table_not_found');
+    return access;
   }
 
   async function describeTable(executor: Db, tableId: number) {
