@@ -37,10 +37,10 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const base = { database, clock };
   const metadataCache = createMetadataCache();
   const users = createUsersService(base);
-  const keys = createKeysService({ ...base, metadataCache });
+  const keys = createKeysService({ ...base, metadataCache, users });
   const accounts = createAccountsService({ ...base, users, keys });
-  const auth = createAuthService(base);
-  const spaces = createSpacesService({ ...base, secretBox });
+  const auth = createAuthService({ ...base, users });
+  const spaces = createSpacesService({ ...base, secretBox, users });
   const tables = createTablesService(base);
   const fields = createFieldsService({ ...base, tables });
   // Under test, a records call that answers without confirming its cached metadata throws.

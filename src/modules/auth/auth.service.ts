@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { decoyPasswordHash, generateSessionToken, hashToken, verifyPassword } from '../../shared/credentials.js';
 import { UnauthorizedError } from '../../shared/errors.js';
-import { findUserByEmail, findUserById } from '../users/users.repository.js';
+import type { UsersService } from '../users/users.service.js';
 import type { Actor } from './actor.js';
 import * as sessions from './sessions.repository.js';
 
@@ -15,14 +15,14 @@ export interface PublicUser {
   name: string;
 }
 
-export function createAuthService(deps: { database: Database; clock: Clock }) {
+export function createAuthService(deps: { database: Database; clock: Clock; users: UsersService }) {
   const { db } = deps.database;
 
   return {
     /** Always one scrypt, found or not, so timing does not tell whether an email exists. */
     async login(email: unknown, password: unknown): Promise<{ user: PublicUser; token: string; expiresAt: Date }> {
       const normalised = typeof email === 'string' ? email.trim().toLowerCase() : '';
-      const user = normalised ? await findUserByEmail(db, normalised) : undefined;
+      const user = normalised ? await deps.users.findUserByEmail(normalised) : undefined;
       const valid = await verifyPassword(typeof password === 'string' ? password : '', user?.password_hash ?? decoyPasswordHash);
       if (!user || !valid) throw new UnauthorizedError('Invalid email or password', 'invalid_credentials');
       const token = generateSessionToken();
@@ -55,7 +55,7 @@ export function createAuthService(deps: { database: Database; clock: Clock }) {
     },
 
     async describeUser(userId: number): Promise<PublicUser> {
-      const user = await findUserById(db, userId);
+      const user = await deps.users.findUser(userId);
       if (!user) throw new UnauthorizedError('Not logged in', 'not_logged_in');
       return { id: user.id, email: user.email, name: user.name };
     },

@@ -13,10 +13,6 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
 }
 
 /** Ends every session of a user (a password change logs out everywhere). */
-export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-}
-
 export async function deleteExpiredSessions(db: Db, now: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }

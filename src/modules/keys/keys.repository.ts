@@ -84,3 +84,10 @@ export async function revokeKey(db: Db, keyId: number, now: string): Promise<voi
 export async function replaceKeySecret(db: Db, keyId: number, secretHash: string): Promise<void> {
   await db.updateTable('api_keys').set({ secret_hash: secretHash }).where('id', '=', keyId).execute();
 }
+
+/** Which of `spaceIds` are spaces of the account: a key may be restricted only to those. */
+export async function findAccountSpaceIds(db: Db, accountId: number, spaceIds: readonly number[]): Promise<Set<number>> {
+  if (spaceIds.length === 0) return new Set();
+  const rows = await db.selectFrom('spaces').select('id').where('account_id', '=', accountId).where('id', 'in', spaceIds).execute();
+  return new Set(rows.map((row) => Number(row.id)));
+}

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../shared/clock.js';
 import { generateApiKeySecret, hashToken } from '../../shared/credentials.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
-import { findUserById } from '../users/users.repository.js';
+import type { UsersService } from '../users/users.service.js';
 import { isIpAllowed, parseIpAllowList } from './ip-allow-list.js';
 import * as keys from './keys.repository.js';
 
@@ -29,13 +29,13 @@ export interface IssuedKey {
 
 type ActiveKey = NonNullable<Awaited<ReturnType<typeof keys.findActiveKeyBySecretHash>>>;
 
-export function createKeysService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache }) {
+export function createKeysService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; users: UsersService }) {
   const { db } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
 
   async function checkSpacesBelongToAccount(accountId: number, spaceIds: number[]): Promise<void> {
-    const found = spaceIds.length === 0 ? [] : await db.selectFrom('spaces').select('id').where('account_id', '=', accountId).where('id', 'in', spaceIds).execute();
-    const missing = spaceIds.filter((id) => !found.some((row) => row.id === id));
+    const found = await keys.findAccountSpaceIds(db, accountId, spaceIds);
+    const missing = spaceIds.filter((id) => !found.has(id));
     if (missing.length > 0) throw new ValidationError(`Unknown space for this account: ${missing.join(', ')}`);
   }
 
@@ -107,7 +107,7 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
       if (!name || name.length > 200) throw new ValidationError('Invalid key name: must be 1 to 200 characters');
       let accountId = input.accountId;
       if (input.userId !== undefined) {
-        const user = await findUserById(executor, input.userId);
+        const user = await deps.users.findUser(input.userId, executor);
         if (!user) throw new NotFoundError(`User not found: ${input.userId}`, 'user_not_found');
         accountId = user.account_id;
       }

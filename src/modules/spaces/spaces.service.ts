@@ -7,7 +7,7 @@ import type { SecretBox } from '../../shared/secret-box.js';
 import type { Actor } from '../auth/actor.js';
 import { dropRecordTable } from '../tables/physical-schema.js';
 import { listSpaceTableIds } from '../tables/tables.repository.js';
-import { findUserByEmail, findUserById } from '../users/users.repository.js';
+import type { UsersService } from '../users/users.service.js';
 import { assertAccountKey, assertUnrestrictedAccountKey, loadVisibleSpace, resolveSpaceRole } from './space-access.js';
 import * as spaces from './spaces.repository.js';
 import { describeStorage, deserialiseStorage, parseStorageSettings, serialiseStorage } from './storage-settings.js';
@@ -21,7 +21,7 @@ function checkSpaceName(raw: unknown): string {
   return name;
 }
 
-export function createSpacesService(deps: { database: Database; clock: Clock; secretBox: SecretBox }) {
+export function createSpacesService(deps: { database: Database; clock: Clock; secretBox: SecretBox; users: UsersService }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
 
@@ -92,9 +92,9 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
       if (typeof input.role !== 'string' || !roles.includes(input.role)) throw new ValidationError('Invalid role: must be admin, editor or reader');
       const user =
         typeof input.user_id === 'number'
-          ? await findUserById(db, input.user_id)
+          ? await deps.users.findUser(input.user_id)
           : typeof input.email === 'string'
-            ? await findUserByEmail(db, input.email.trim().toLowerCase())
+            ? await deps.users.findUserByEmail(input.email.trim().toLowerCase())
             : undefined;
       if (input.user_id === undefined && input.email === undefined) throw new ValidationError('Invalid parameters: user_id or email is required');
       if (!user || user.account_id !== actor.accountId) throw new NotFoundError('User not found', 'user_not_found');

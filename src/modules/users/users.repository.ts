@@ -37,3 +37,8 @@ export async function listAccountUsers(db: Db, accountId: number) {
 export async function updateUser(db: Db, userId: number, changes: { email?: string; name?: string; password_hash?: string; updated_at: string }): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', userId).execute();
 }
+
+/** Ends every session of the user: a changed password must not leave one open. */
+export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}

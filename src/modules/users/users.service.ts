@@ -4,7 +4,6 @@ import { formatDateTime } from '../../shared/clock.js';
 import { generatePassword, hashPassword } from '../../shared/credentials.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../db/db-errors.js';
-import { deleteUserSessions } from '../auth/sessions.repository.js';
 import * as users from './users.repository.js';
 
 export interface UserInput {
@@ -76,7 +75,7 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
         .transaction()
         .execute(async (trx) => {
           await users.updateUser(trx, userId, update);
-          if (update.password_hash) await deleteUserSessions(trx, userId);
+          if (update.password_hash) await users.deleteUserSessions(trx, userId);
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw new ConflictError(`Email already in use: ${update.email}`, 'email_taken');
@@ -85,8 +84,14 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
       return { id: userId, email: update.email ?? existing.email, name: update.name ?? existing.name };
     },
 
-    async findUser(userId: number) {
-      return users.findUserById(db, userId);
+    /** `executor`: a caller's transaction, when the user must be read inside it. */
+    async findUser(userId: number, executor = db) {
+      return users.findUserById(executor, userId);
+    },
+
+    /** By its normalised (trimmed, lower-cased) e-mail. */
+    async findUserByEmail(email: string, executor = db) {
+      return users.findUserByEmail(executor, email);
     },
   };
 }
