@@ -15,7 +15,7 @@ import { getDialect, type DialectName } from '../../src/db/dialect.js';
 import type { Actor } from '../../src/modules/auth/actor.js';
 import { compileConditions, compileOrder, compileSearch, type FilterEnvironment } from '../../src/modules/records/query/compile-query.js';
 import { parseQueryBody } from '../../src/modules/records/query/parse-query.js';
-import type { Field } from '../../src/modules/tables/field-definition.js';
+import type { Field } from '../../src/modules/fields/field.js';
 import { fixedClock } from '../../src/shared/clock.js';
 import { buildTestApp, type TestContext } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable } from '../factories.js';

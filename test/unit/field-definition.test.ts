@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SettingsContext } from '../../src/modules/records/fields/field-type.js';
+import type { SettingsContext } from '../../src/modules/fields/field-type.js';
 import {
   checkSlug,
   parseFieldDefinition,
@@ -8,8 +8,8 @@ import {
   reservedSlugs,
   slugify,
   uniqueSlug,
-  type Field,
-} from '../../src/modules/tables/field-definition.js';
+} from '../../src/modules/fields/field-definition.js';
+import type { Field } from '../../src/modules/fields/field.js';
 
 /** Tables 7 and 8 are visible to the caller; nothing else is. */
 const ctx: SettingsContext = { accountId: 1, isVisibleTable: async (tableId) => tableId === 7 || tableId === 8 };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/modules/auth/actor.js';
 import { compileConditions, compileOrder, type FilterEnvironment } from '../../src/modules/records/query/compile-query.js';
 import { parseQueryBody } from '../../src/modules/records/query/parse-query.js';
-import type { Field } from '../../src/modules/tables/field-definition.js';
+import type { Field } from '../../src/modules/fields/field.js';
 import { fieldIndexName } from '../../src/modules/tables/physical-schema.js';
 import { ensureFieldIndex } from '../../src/modules/tables/table-indexes.js';
 import { listFields } from '../../src/modules/tables/tables.repository.js';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkboxField } from '../../src/modules/records/fields/checkbox.js';
-import type { FieldType } from '../../src/modules/records/fields/field-type.js';
-import { numberField } from '../../src/modules/records/fields/number.js';
-import { getFieldType } from '../../src/modules/records/fields/registry.js';
-import { selectField } from '../../src/modules/records/fields/select.js';
-import { dateField, datetimeField, isValidTemporal, timeField } from '../../src/modules/records/fields/temporal.js';
-import { emailField, longtextField, textField, urlField } from '../../src/modules/records/fields/text.js';
-import type { ReadContext, WriteContext } from '../../src/modules/records/fields/value-context.js';
-import { FieldValueError } from '../../src/modules/records/fields/value-helpers.js';
-import type { Field } from '../../src/modules/tables/field-definition.js';
+import { checkboxField } from '../../src/modules/fields/checkbox.js';
+import type { FieldType } from '../../src/modules/fields/field-type.js';
+import { numberField } from '../../src/modules/fields/number.js';
+import { getFieldType } from '../../src/modules/fields/registry.js';
+import { selectField } from '../../src/modules/fields/select.js';
+import { dateField, datetimeField, isValidTemporal, timeField } from '../../src/modules/fields/temporal.js';
+import { emailField, longtextField, textField, urlField } from '../../src/modules/fields/text.js';
+import type { ReadContext, WriteContext } from '../../src/modules/fields/value-context.js';
+import { FieldValueError } from '../../src/modules/fields/value-helpers.js';
+import type { Field } from '../../src/modules/fields/field.js';
 import { ValidationError } from '../../src/shared/errors.js';
 
 /**

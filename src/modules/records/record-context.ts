@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { listAccountUsers } from '../users/users.repository.js';
 import { fieldColumnName } from '../tables/physical-schema.js';
-import type { ReadContext, UserSummary, WriteContext } from './fields/value-context.js';
+import type { ReadContext, UserSummary, WriteContext } from '../fields/value-context.js';
 import type { FilterEnvironment } from './query/compile-query.js';
 import { findExistingIds, selectColumnValues } from './records.repository.js';
 import { titleText } from './record-reader.js';

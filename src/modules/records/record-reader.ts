@@ -1,8 +1,8 @@
-import type { Field } from '../tables/field-definition.js';
+import type { Field } from '../fields/field.js';
 import { fieldColumnName } from '../tables/physical-schema.js';
-import { getFieldType } from './fields/registry.js';
-import type { FieldType } from './fields/field-type.js';
-import type { ReadContext } from './fields/value-context.js';
+import { getFieldType } from '../fields/registry.js';
+import type { FieldType } from '../fields/field-type.js';
+import type { ReadContext } from '../fields/value-context.js';
 import type { RecordRow } from './records.repository.js';
 import type { RecordTable } from './record-table.js';
 

@@ -3,7 +3,7 @@ import type { MetadataReads } from '../../db/metadata-cache.js';
 import type { SystemSchema } from '../../db/schema.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { Actor, Role } from '../auth/actor.js';
-import type { Field } from '../tables/field-definition.js';
+import type { Field } from '../fields/field.js';
 import { peekTableAccess, resolveTableAccess, type TableAccess } from '../tables/table-access.js';
 import { resolveTitleField } from '../tables/tables.service.js';
 import type { TableSchemaCache } from './table-schema-cache.js';

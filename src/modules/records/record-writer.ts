@@ -1,11 +1,11 @@
 import type { Dialect } from '../../db/dialect.js';
 import { ForbiddenError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
-import type { Field } from '../tables/field-definition.js';
+import type { Field } from '../fields/field.js';
 import { fieldColumnName } from '../tables/physical-schema.js';
-import { getFieldType } from './fields/registry.js';
-import type { WriteContext } from './fields/value-context.js';
-import { isEmptyInput } from './fields/value-helpers.js';
+import { getFieldType } from '../fields/registry.js';
+import type { WriteContext } from '../fields/value-context.js';
+import { isEmptyInput } from '../fields/value-helpers.js';
 import type { RecordTable } from './record-table.js';
 
 /** Who may write a field: readers never; `admins` fields only admins; `none` nobody. */

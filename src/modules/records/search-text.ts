@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Field } from '../tables/field-definition.js';
+import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
-import { getFieldType } from './fields/registry.js';
+import { getFieldType } from '../fields/registry.js';
 import { buildSearchText, storedFromColumn } from './record-writer.js';
 
 const batchSize = 2000;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SystemSchema } from '../../db/schema.js';
-import type { Field } from '../tables/field-definition.js';
+import type { Field } from '../fields/field.js';
 import { listFields } from '../tables/tables.repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
-import type { Field } from './field-definition.js';
-import { getFieldType } from '../records/fields/registry.js';
+import type { Field } from '../fields/field.js';
+import { getFieldType } from '../fields/registry.js';
 
 /**
  * The physical side of a user table: `rec_<tableId>` with one column `f_<fieldId>` per field,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
-import type { Field, FieldDraft } from './field-definition.js';
+import type { Field, FieldDraft } from '../fields/field.js';
 
 type Db = Kysely<SystemSchema>;
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { fixedClock } from '../../../src/shared/clock.js';
 import { ValidationError } from '../../../src/shared/errors.js';
-import { isDateToken, resolveDateToken } from '../../../src/modules/records/query/date-tokens.js';
+import { isDateToken, resolveDateToken } from '../../../src/modules/fields/date-tokens.js';
 
 // Wednesday 2024-05-15 14:30:45 UTC.
 const clock = fixedClock('2024-05-15T14:30:45.678Z');

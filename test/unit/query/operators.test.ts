@@ -4,7 +4,7 @@ import {
   operatorTakesValue,
   OPERATOR_SPELLINGS,
   type Operator,
-} from '../../../src/modules/records/query/operators.js';
+} from '../../../src/modules/fields/operators.js';
 
 const ALIASES: Array<[string, Operator]> = [
   ['=', 'eq'],

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { fixedClock } from '../../../src/shared/clock.js';
 import { ValidationError } from '../../../src/shared/errors.js';
 import { parseQueryBody } from '../../../src/modules/records/query/parse-query.js';
-import { resolveDateToken } from '../../../src/modules/records/query/date-tokens.js';
+import { resolveDateToken } from '../../../src/modules/fields/date-tokens.js';
 import { createRandom } from '../../random.js';
 
 

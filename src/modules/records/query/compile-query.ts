@@ -1,10 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../../db/dialect.js';
 import { ValidationError } from '../../../shared/errors.js';
-import type { Field } from '../../tables/field-definition.js';
+import type { Field } from '../../fields/field.js';
 import { fieldColumnName, fieldIndexName } from '../../tables/physical-schema.js';
-import { getFieldType } from '../fields/registry.js';
-import type { FilterContext } from '../fields/value-context.js';
+import { getFieldType } from '../../fields/registry.js';
+import type { FilterContext } from '../../fields/value-context.js';
 import type { ConditionGroups } from './parse-conditions.js';
 import { systemFields } from './system-fields.js';
 

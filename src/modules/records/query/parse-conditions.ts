@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../shared/errors.js';
-import { normalizeOperator, operatorTakesValue, type Operator } from './operators.js';
+import { normalizeOperator, operatorTakesValue, type Operator } from '../../fields/operators.js';
 
 /** One comparison on one field; the value is still raw (a later compiler types and resolves it). */
 export interface Condition {

@@ -1,4 +1,4 @@
-import type { Field } from '../../tables/field-definition.js';
+import type { Field } from '../../fields/field.js';
 
 /**
  * `id`, `created_at` and `updated_at` can be filtered and sorted like fields: a number and

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { ValidationError } from '../../../shared/errors.js';
-import type { Field } from '../../tables/field-definition.js';
-import type { Operator } from '../query/operators.js';
+import { ValidationError } from '../../shared/errors.js';
+import type { Field } from './field.js';
+import type { Operator } from './operators.js';
 import type { FilterContext } from './value-context.js';
 
 /** 400 naming the field: `Invalid value for field <slug>: <problem>`. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Field } from '../../tables/field-definition.js';
+import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
 import { checkStoredText, compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, isEmptyInput } from './value-helpers.js';
 

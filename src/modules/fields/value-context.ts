@@ -1,7 +1,7 @@
 import type { RawBuilder } from 'kysely';
-import type { Dialect } from '../../../db/dialect.js';
-import type { Clock } from '../../../shared/clock.js';
-import type { Actor } from '../../auth/actor.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Actor } from '../auth/actor.js';
 
 export interface UserSummary {
   id: number;

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../shared/errors.js';
+import { ValidationError } from '../../shared/errors.js';
 import type { FieldType } from './field-type.js';
 import { compareEmptiness, FieldValueError, isEmptyInput, unsupportedOperator } from './value-helpers.js';
 

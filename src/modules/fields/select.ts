@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { ValidationError } from '../../../shared/errors.js';
-import type { Field } from '../../tables/field-definition.js';
+import { ValidationError } from '../../shared/errors.js';
+import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
 import { compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, isEmptyInput, likePattern, unsupportedOperator } from './value-helpers.js';
 

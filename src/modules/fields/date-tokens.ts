@@ -1,5 +1,5 @@
-import { formatDate, formatDateTime, type Clock } from '../../../shared/clock.js';
-import { ValidationError } from '../../../shared/errors.js';
+import { formatDate, formatDateTime, type Clock } from '../../shared/clock.js';
+import { ValidationError } from '../../shared/errors.js';
 
 /** The field types a date token can be compared with. */
 export type TemporalKind = 'date' | 'datetime' | 'time';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../shared/errors.js';
+import { ValidationError } from '../../shared/errors.js';
 import { checkboxField } from './checkbox.js';
 import type { FieldType, FieldTypeName } from './field-type.js';
 import { fileField } from './file.js';

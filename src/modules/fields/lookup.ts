@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { ValidationError } from '../../../shared/errors.js';
-import type { Field } from '../../tables/field-definition.js';
-import type { Operator } from '../query/operators.js';
+import { ValidationError } from '../../shared/errors.js';
+import type { Field } from './field.js';
+import type { Operator } from './operators.js';
 import type { FieldType } from './field-type.js';
 import type { FilterContext } from './value-context.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator, storedIds } from './value-helpers.js';

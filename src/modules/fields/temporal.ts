@@ -1,5 +1,5 @@
-import { isDateToken, resolveDateToken, type TemporalKind } from '../query/date-tokens.js';
-import type { Field } from '../../tables/field-definition.js';
+import { isDateToken, resolveDateToken, type TemporalKind } from './date-tokens.js';
+import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
 

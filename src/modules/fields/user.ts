@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Field } from '../../tables/field-definition.js';
+import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
 import type { UserSummary, WriteContext } from './value-context.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator, storedIds } from './value-helpers.js';

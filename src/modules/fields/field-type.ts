@@ -1,15 +1,10 @@
 import type { RawBuilder } from 'kysely';
-import type { Dialect } from '../../../db/dialect.js';
-import type { Field } from '../../tables/field-definition.js';
-import type { Operator } from '../query/operators.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Field, FieldSettings, FieldTypeName } from './field.js';
+import type { Operator } from './operators.js';
 import type { FilterContext, ReadContext, WriteContext } from './value-context.js';
 
-export type FieldTypeName =
-  | 'text' | 'longtext' | 'number' | 'checkbox' | 'email' | 'url' | 'select'
-  | 'user' | 'lookup' | 'date' | 'datetime' | 'time' | 'file';
-
-/** Type-specific settings of a field definition, in their API spelling. */
-export type FieldSettings = Record<string, unknown>;
+export type { FieldSettings, FieldTypeName };
 
 export interface SettingsContext {
   accountId: number;

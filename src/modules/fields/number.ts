@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ValidationError } from '../../../shared/errors.js';
+import { ValidationError } from '../../shared/errors.js';
 import type { FieldType } from './field-type.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
 

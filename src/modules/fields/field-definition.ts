@@ -1,24 +1,8 @@
 import { ValidationError } from '../../shared/errors.js';
-import type { FieldSettings, FieldType, FieldTypeName, SettingsContext } from '../records/fields/field-type.js';
-import { getFieldType } from '../records/fields/registry.js';
+import type { Field, FieldDraft, FieldSettings } from './field.js';
+import type { FieldType, SettingsContext } from './field-type.js';
+import { getFieldType } from './registry.js';
 import { describeNameProblem } from '../../shared/display-name.js';
-
-/** A field as the service works with it; `id` is the database id, `slug` the API id. */
-export interface Field {
-  id: number;
-  tableId: number;
-  slug: string;
-  name: string;
-  type: FieldTypeName;
-  multiple: boolean;
-  required: boolean;
-  editableBy: 'members' | 'admins' | 'none';
-  hidden: 'always' | null;
-  settings: FieldSettings;
-  position: number;
-}
-
-export type FieldDraft = Omit<Field, 'id' | 'tableId' | 'position'>;
 
 const commonKeys = ['id', 'name', 'type', 'multiple', 'required', 'editable_by', 'hidden'];
 const allTypeKeys = ['options', 'table_id', 'decimals', 'image_only'];
