@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldColumnName, recordTableName } from '../../src/modules/tables/physical-schema.js';
+import { fieldColumnName, recordTableName } from '../../src/modules/fields/physical-names.js';
 import { buildTestApp, type TestContext } from '../build-test-app.js';
 import { createAccount, createSpace, createTable, type World } from '../factories.js';
 import { testEngine } from '../test-database.js';

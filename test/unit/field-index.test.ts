@@ -4,7 +4,7 @@ import type { Actor } from '../../src/modules/auth/actor.js';
 import { compileConditions, compileOrder, type FilterEnvironment } from '../../src/modules/records/query/compile-query.js';
 import { parseQueryBody } from '../../src/modules/records/query/parse-query.js';
 import type { Field } from '../../src/modules/fields/field.js';
-import { fieldIndexName } from '../../src/modules/tables/physical-schema.js';
+import { fieldIndexName } from '../../src/modules/fields/physical-names.js';
 import { ensureFieldIndex } from '../../src/modules/tables/table-indexes.js';
 import { listFields } from '../../src/modules/tables/tables.repository.js';
 import { fixedClock } from '../../src/shared/clock.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkboxField } from '../../src/modules/fields/checkbox.js';
+import { fromColumnValue } from '../../src/modules/fields/column-values.js';
 import type { FieldType } from '../../src/modules/fields/field-type.js';
 import { numberField } from '../../src/modules/fields/number.js';
 import { getFieldType } from '../../src/modules/fields/registry.js';
@@ -44,7 +45,8 @@ const writeCtx: WriteContext = {
 const readCtx: ReadContext = { users: unusable, knownUsers: () => undefined, recordTitles: unusable, knownTitles: () => undefined };
 
 const store = (type: FieldType, f: Field, input: unknown) => type.toStored(input, f, writeCtx);
-const read = (type: FieldType, f: Field, stored: unknown[]) => type.readMany(stored, f, readCtx);
+/** Column values as either driver returns them, decoded as the record reader does, then read by the type. */
+const read = (type: FieldType, f: Field, columns: unknown[]) => type.readMany(columns.map((column) => fromColumnValue(f, column)), f, readCtx);
 
 /** The thrown error: a 400 FieldValueError naming the field's slug. */
 function rejection(type: FieldType, f: Field, input: unknown): FieldValueError {

@@ -12,15 +12,19 @@ export const checkboxField: FieldType = {
   settingKeys: [],
   parseSettings: () => ({}),
   columnType: (dialect) => dialect.booleanType,
-  titleCapable: false,
   sortable: true,
+  // An unchecked value may be NULL (rows older than the field): it sorts as false.
+  orderKey: (column, dialect) => sql`coalesce(${column}, ${dialect.name === 'sqlite' ? sql`0` : sql`false`})`,
   searchable: false,
   toStored(input, field) {
     if (input === null || input === undefined) return false;
     if (typeof input !== 'boolean') throw new FieldValueError(field, `expected true or false, got ${describe(input)}`);
     return input;
   },
-  readMany: (stored) => stored.map((value) => value === true || value === 1),
+  // An integer column where the engine has no boolean (SQLite): 1 / 0.
+  decode: (column) => column === true || column === 1,
+  encode: (stored, dialect) => (dialect.booleanType === 'integer' ? (stored ? 1 : 0) : stored),
+  readMany: (stored) => stored.map((value) => value === true),
   compileFilter(op, value, field, ctx) {
     const checked = sql<boolean>`${ctx.column} = ${ctx.dialect.name === 'sqlite' ? 1 : sql`true`}`;
     const unchecked = sql<boolean>`(${ctx.column} is null or not ${checked})`;

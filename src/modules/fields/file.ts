@@ -12,7 +12,6 @@ export const fileField: FieldType = {
     return { image_only: imageOnly };
   },
   columnType: (dialect) => dialect.jsonType,
-  titleCapable: false,
   sortable: false,
   searchable: false,
   // Attachments arrive with the files capability; until then a file field can only be cleared.
@@ -20,7 +19,7 @@ export const fileField: FieldType = {
     if (isEmptyInput(input)) return null;
     throw new FieldValueError(field, 'file attachments are not available yet');
   },
-  readMany: (stored) => stored.map((value) => (value === null || value === undefined ? [] : typeof value === 'string' ? JSON.parse(value) : value)),
+  readMany: (stored) => stored.map((value) => value ?? []),
   compileFilter(op, _value, field, ctx) {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
     throw unsupportedOperator(field, op);

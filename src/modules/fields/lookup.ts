@@ -32,7 +32,6 @@ export const lookupField: FieldType = {
     return { table_id: tableId };
   },
   columnType: () => 'integer',
-  titleCapable: false,
   sortable: false,
   searchable: false,
   async toStored(input, field, ctx) {

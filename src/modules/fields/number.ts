@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ValidationError } from '../../shared/errors.js';
 import type { FieldType } from './field-type.js';
-import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, plainTitleText, unsupportedOperator } from './value-helpers.js';
 
 function parseFilterNumber(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -32,7 +32,7 @@ export const numberField: FieldType = {
     return { decimals };
   },
   columnType: (dialect) => (dialect.name === 'postgres' ? 'double precision' : 'real'),
-  titleCapable: true,
+  titleText: plainTitleText,
   sortable: true,
   searchable: false,
   toStored(input, field) {

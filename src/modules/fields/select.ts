@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ValidationError } from '../../shared/errors.js';
 import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
-import { compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, isEmptyInput, likePattern, unsupportedOperator } from './value-helpers.js';
+import { compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, foldedOrderKey, isEmptyInput, likePattern, plainTitleText, unsupportedOperator } from './value-helpers.js';
 
 const colorPattern = /^[A-Za-z0-9#(),.% -]{1,40}$/;
 
@@ -39,8 +39,9 @@ export const selectField: FieldType = {
     return { options: parsed };
   },
   columnType: () => 'text',
-  titleCapable: true,
+  titleText: plainTitleText,
   sortable: true,
+  orderKey: foldedOrderKey,
   searchable: true,
   toStored(input, field) {
     if (isEmptyInput(input)) return null;
@@ -55,8 +56,7 @@ export const selectField: FieldType = {
     const unique = [...new Set(values)];
     return unique.length === 0 ? null : unique;
   },
-  readMany: (stored, field) =>
-    stored.map((value) => (field.multiple ? (value === null || value === undefined ? [] : typeof value === 'string' ? JSON.parse(value) : value) : (value ?? null))),
+  readMany: (stored, field) => stored.map((value) => (field.multiple ? (value ?? []) : (value ?? null))),
   compileFilter(op, value, field, ctx) {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
     if ((op === 'eq' || op === 'ne') && (value === null || value === '')) return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);

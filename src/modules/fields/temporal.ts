@@ -1,7 +1,7 @@
 import { isDateToken, resolveDateToken, type TemporalKind } from './date-tokens.js';
 import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
-import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, unsupportedOperator } from './value-helpers.js';
+import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, plainTitleText, unsupportedOperator } from './value-helpers.js';
 
 const patterns: Record<TemporalKind, RegExp> = {
   date: /^(\d{4})-(\d{2})-(\d{2})$/,
@@ -49,7 +49,7 @@ function temporal(kind: TemporalKind): FieldType {
     settingKeys: [],
     parseSettings: () => ({}),
     columnType: () => 'text',
-    titleCapable: true,
+    titleText: plainTitleText,
     sortable: true,
     searchable: false,
     toStored(input, field) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
-import { checkStoredText, compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, isEmptyInput } from './value-helpers.js';
+import { checkStoredText, compareEmptiness, compareLike, compareScalar, describe, FieldValueError, filterError, foldedOrderKey, isEmptyInput, plainTitleText } from './value-helpers.js';
 
 const emailPattern = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
 
@@ -30,8 +30,9 @@ function textLike(name: 'text' | 'longtext' | 'email' | 'url'): FieldType {
     settingKeys: [],
     parseSettings: () => ({}),
     columnType: () => 'text',
-    titleCapable: true,
+    titleText: plainTitleText,
     sortable: true,
+    orderKey: foldedOrderKey,
     searchable: true,
     toStored(input, field) {
       if (isEmptyInput(input)) return null;

@@ -37,7 +37,6 @@ export const userField: FieldType = {
   settingKeys: [],
   parseSettings: () => ({}),
   columnType: () => 'integer',
-  titleCapable: false,
   sortable: false,
   searchable: false,
   async toStored(input, field, ctx) {

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { Dialect } from '../../db/dialect.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { Field } from './field.js';
 import type { Operator } from './operators.js';
@@ -84,9 +85,18 @@ export function compareEmptiness(op: 'empty' | 'not_empty', column: RawBuilder<u
 
 export const matchNothing = sql<boolean>`1 = 0`;
 
-/** The ids a user or lookup column holds: one id, a JSON array (text on SQLite), or none. */
+/** The ids a stored user or lookup value holds: one id, an array, or none. */
 export function storedIds(value: unknown): number[] {
   if (value === null || value === undefined) return [];
-  if (typeof value === 'string') return JSON.parse(value);
   return Array.isArray(value) ? value : [value as number];
+}
+
+/** A title from a scalar stored value: numbers, emails, dates, options… as their text. */
+export function plainTitleText(stored: unknown): string | null {
+  return stored === null || stored === undefined ? null : String(stored);
+}
+
+/** Text orders by its lower-cased value (folded by the database, like filters), in byte order. */
+export function foldedOrderKey(column: RawBuilder<unknown>, dialect: Dialect): RawBuilder<unknown> {
+  return dialect.sortableText(column);
 }

@@ -3,11 +3,12 @@ import { metadataVersionColumn, versionOfRows, type MetadataReads } from '../../
 import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { listAccountUsers } from '../users/users.repository.js';
-import { fieldColumnName } from '../tables/physical-schema.js';
+import { fieldColumnName } from '../fields/physical-names.js';
+import type { Field } from '../fields/field.js';
+import { titleReader } from '../fields/title.js';
 import type { ReadContext, UserSummary, WriteContext } from '../fields/value-context.js';
 import type { FilterEnvironment } from './query/compile-query.js';
 import { findExistingIds, selectColumnValues } from './records.repository.js';
-import { titleText } from './record-reader.js';
 import { findRecordTable, type RecordTable } from './record-table.js';
 import type { TableSchemaCache } from './table-schema-cache.js';
 
@@ -62,7 +63,7 @@ export class RecordContexts implements ReadContext, WriteContext {
         actor,
         dialect: this.database.dialect,
         clock: this.clock,
-        isVisibleTable: async (tableId) => (await this.titleColumn(tableId)) !== undefined,
+        isVisibleTable: async (tableId) => (await this.titleField(tableId)) !== undefined,
         async resolveUserReference(value) {
           if (value === '@me') return actor.userId;
           if (typeof value === 'number' && Number.isInteger(value)) return value;
@@ -111,16 +112,15 @@ export class RecordContexts implements ReadContext, WriteContext {
   }
 
   /**
-   * A lookup target's title column (null: no title field); undefined when the table does not
+   * A lookup target's title field (null: none); undefined when the table does not
    * exist or the caller cannot see it (another account's, a space it may not see): the lookup
    * then reads and filters as empty and refuses every record id alike, so nothing of the
    * target shows, not even which records exist. Decided per caller, from the same cached
    * table row and role as a record call on the target.
    */
-  async titleColumn(tableId: number): Promise<string | null | undefined> {
+  async titleField(tableId: number): Promise<Field | null | undefined> {
     const target = await findRecordTable(this.database.db, this.schemaCache, this.reads, this.actor, tableId);
-    if (!target) return undefined;
-    return target.titleField ? fieldColumnName(target.titleField.id) : null;
+    return target ? target.titleField : undefined;
   }
 
   private titlesOf(tableId: number): Map<number, string | null | undefined> {
@@ -135,9 +135,12 @@ export class RecordContexts implements ReadContext, WriteContext {
     const known = this.titlesOf(tableId);
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      const column = await this.titleColumn(tableId);
-      if (column === undefined) return new Map();
-      const found = column ? await selectColumnValues(db, tableId, column, unknown) : new Map([...(await findExistingIds(db, tableId, unknown))].map((id) => [id, null]));
+      const titleField = await this.titleField(tableId);
+      if (titleField === undefined) return new Map();
+      const found = titleField
+        ? await selectColumnValues(db, tableId, fieldColumnName(titleField.id), unknown)
+        : new Map([...(await findExistingIds(db, tableId, unknown))].map((id) => [id, null]));
+      const titleText = titleField ? titleReader(titleField) : () => null;
       for (const id of unknown) known.set(id, found.has(id) ? titleText(found.get(id)) : undefined);
     }
     return this.knownTitles(tableId, ids)!;

@@ -1,6 +1,8 @@
 import type { Field } from '../fields/field.js';
-import { fieldColumnName } from '../tables/physical-schema.js';
+import { fieldColumnName } from '../fields/physical-names.js';
+import { columnDecoder } from '../fields/column-values.js';
 import { getFieldType } from '../fields/registry.js';
+import { titleReader } from '../fields/title.js';
 import type { FieldType } from '../fields/field-type.js';
 import type { ReadContext } from '../fields/value-context.js';
 import type { RecordRow } from './records.repository.js';
@@ -33,16 +35,13 @@ export function selectFields(table: RecordTable, whitelist: readonly string[] | 
   });
 }
 
-/** A record's title as text: title fields may be numbers, emails, selects… */
-export function titleText(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
-}
-
 /** What presenting a list of fields needs, worked out once per field list (it lives as long as its cached metadata). */
 interface Presentation {
   columns: string[];
   slugs: string[];
   types: FieldType[];
+  /** Per field, how its column reads back to the stored value; null: as is. */
+  decoders: Array<((column: unknown) => unknown) | null>;
 }
 
 const presentations = new WeakMap<readonly Field[], Presentation>();
@@ -51,7 +50,12 @@ function presentationOf(fields: readonly Field[]): Presentation {
   let known = presentations.get(fields);
   if (!known) {
     // Column keys made once: a key built anew must be looked up in V8's string table every time.
-    known = { columns: fields.map((field) => fieldColumnName(field.id)), slugs: fields.map((field) => field.slug), types: fields.map((field) => getFieldType(field.type)) };
+    known = {
+      columns: fields.map((field) => fieldColumnName(field.id)),
+      slugs: fields.map((field) => field.slug),
+      types: fields.map((field) => getFieldType(field.type)),
+      decoders: fields.map(columnDecoder),
+    };
     presentations.set(fields, known);
   }
   return known;
@@ -59,19 +63,24 @@ function presentationOf(fields: readonly Field[]): Presentation {
 
 /** Rows → record objects; user and lookup values resolved with one batch per field. */
 export async function presentRecords(rows: readonly RecordRow[], table: RecordTable, fields: readonly Field[], ctx: ReadContext): Promise<RecordObject[]> {
-  const { columns, slugs, types } = presentationOf(fields);
+  const { columns, slugs, types, decoders } = presentationOf(fields);
   // Started together, awaited only where a type resolves values (users, lookups): the others
   // answer synchronously, and a promise per field per request is not free.
-  const pending = fields.map((field, index) => types[index].readMany(rows.map((row) => row[columns[index]]), field, ctx));
+  const pending = fields.map((field, index) => {
+    const column = columns[index];
+    const decode = decoders[index];
+    return types[index].readMany(decode ? rows.map((row) => decode(row[column])) : rows.map((row) => row[column]), field, ctx);
+  });
   const values: unknown[][] = [];
   for (const column of pending) values.push(column instanceof Promise ? await column : column);
   const titleColumn = table.titleField ? fieldColumnName(table.titleField.id) : null;
+  const titleText = table.titleField ? titleReader(table.titleField) : null;
   return rows.map((row, index) => {
     const data: Record<string, unknown> = {};
     for (let field = 0; field < slugs.length; field++) data[slugs[field]] = values[field][index];
     return {
       id: Number(row.id),
-      title: titleColumn ? titleText(row[titleColumn]) : null,
+      title: titleColumn ? titleText!(row[titleColumn]) : null,
       created_at: row.created_at,
       updated_at: row.updated_at,
       data,

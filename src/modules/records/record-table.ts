@@ -4,8 +4,8 @@ import type { SystemSchema } from '../../db/schema.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { Actor, Role } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
+import { resolveTitleField } from '../fields/title.js';
 import { peekTableAccess, resolveTableAccess, type TableAccess } from '../tables/table-access.js';
-import { resolveTitleField } from '../tables/tables.service.js';
 import type { TableSchemaCache } from './table-schema-cache.js';
 
 /** Everything a record call needs to know about its table, loaded once per request. */

@@ -1,8 +1,9 @@
 import type { Dialect } from '../../db/dialect.js';
+import { toColumnValue } from '../fields/column-values.js';
 import { ForbiddenError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
-import { fieldColumnName } from '../tables/physical-schema.js';
+import { fieldColumnName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
 import type { WriteContext } from '../fields/value-context.js';
 import { isEmptyInput } from '../fields/value-helpers.js';
@@ -34,14 +35,6 @@ function checkDataShape(data: unknown, table: RecordTable): Array<[Field, unknow
   return entries;
 }
 
-/** Stored value → column parameter: JSON arrays for multi-valued fields, 0/1 for SQLite booleans. */
-export function toColumnValue(field: Field, stored: unknown, dialect: Dialect): unknown {
-  if (stored === null || stored === undefined) return null;
-  if (field.multiple) return dialect.jsonParam(stored);
-  if (typeof stored === 'boolean' && dialect.name === 'sqlite') return stored ? 1 : 0;
-  return stored;
-}
-
 /**
  * Validates every given value (all of them, before anything is written) and returns the
  * stored values by field slug. `creating` enforces required fields over the whole record.
@@ -57,11 +50,6 @@ export async function prepareValues(data: unknown, table: RecordTable, ctx: Writ
     }
   }
   return stored;
-}
-
-/** A stored column value as the field type produced it (SQLite hands JSON arrays back as text). */
-export function storedFromColumn(field: Field, raw: unknown): unknown {
-  return field.multiple && typeof raw === 'string' ? JSON.parse(raw) : raw;
 }
 
 /** Lower-cased text of the searchable fields, the one thing `search` looks at. */

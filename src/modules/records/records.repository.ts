@@ -4,7 +4,7 @@ import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { runBoundedRead } from '../../db/bounded-read.js';
 import type { Dialect } from '../../db/dialect.js';
 import { prepareQuery, prepareShapedQuery, runRead } from '../../db/prepared-query.js';
-import { recordTableName } from '../tables/physical-schema.js';
+import { recordTableName } from '../fields/physical-names.js';
 
 /** Record tables are created at run time, so they are reached through an untyped Kysely. */
 type Db = Kysely<any>;
@@ -22,6 +22,8 @@ export interface TitleLookup {
   column: string;
   targetTableId: number;
   titleColumn: string | null;
+  /** The title field type's text for that column's values (presenting only, not part of the SQL). */
+  titleText?: (column: unknown) => string | null;
 }
 
 export const foundAlias = (column: string) => `${column}__found`;

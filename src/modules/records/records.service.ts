@@ -6,17 +6,19 @@ import { createMetadataReads, readMetadataVersion, type MetadataCache, type Meta
 import { QueryTimeoutError, ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
 import { rateLimitBucket, type Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
-import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
+import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
+import { titleReader } from '../fields/title.js';
+import { fromColumnValue } from '../fields/column-values.js';
 import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { RecordContexts } from './record-context.js';
-import { columnsFor, presentRecords, selectFields, titleText, type RecordObject } from './record-reader.js';
+import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
 import { cachedRecordTable, loadRecordTable, visibilityScope, type RecordTable } from './record-table.js';
 import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
 import { assertResponseFits, maxResponseMegabytes } from './response-size.js';
-import { assertCanWriteRecords, buildSearchText, prepareValues, storedFromColumn, toColumns } from './record-writer.js';
+import { assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
 
 const recordNotFound = () => new ValidationError('Record not found', 'record_not_found');
@@ -116,8 +118,10 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     for (const field of fields) {
       if (field.type !== 'lookup' || field.multiple) continue;
       const targetTableId = field.settings.table_id as number;
-      const titleColumn = await attempt.contexts.titleColumn(targetTableId);
-      if (titleColumn !== undefined) titles.push({ column: fieldColumnName(field.id), targetTableId, titleColumn });
+      const titleField = await attempt.contexts.titleField(targetTableId);
+      if (titleField === undefined) continue;
+      const titleColumn = titleField ? fieldColumnName(titleField.id) : null;
+      titles.push({ column: fieldColumnName(field.id), targetTableId, titleColumn, titleText: titleField ? titleReader(titleField) : undefined });
     }
     const selection = records.describeSelection(attempt.table.id, columnsFor(attempt.table, fields), titles);
     let byFields = selections.get(attempt.table);
@@ -136,7 +140,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       const entries: [number, string | null | undefined][] = [];
       for (const row of rows) {
         const target = row[lookup.column];
-        if (target !== null && target !== undefined) entries.push([Number(target), row[found] === null ? undefined : titleText(row[title])]);
+        if (target !== null && target !== undefined) entries.push([Number(target), row[found] === null ? undefined : (lookup.titleText?.(row[title]) ?? null)]);
       }
       attempt.contexts.rememberTitles(lookup.targetTableId, entries);
     }
@@ -264,7 +268,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
           await db.transaction().execute(async (trx) => {
             const [row] = await records.findRecordRows(trx, tableId, [recordId], searchable.map((f) => fieldColumnName(f.id)));
             if (!row) throw recordNotFound();
-            const merged = new Map(searchable.map((f) => [f, storedFromColumn(f, row[fieldColumnName(f.id)])]));
+            const merged = new Map(searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
             for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
             await records.updateRecord(trx, tableId, recordId, { ...columns, _search: buildSearchText(merged) });
           });

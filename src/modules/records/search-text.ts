@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Field } from '../fields/field.js';
-import { fieldColumnName, recordTableName } from '../tables/physical-schema.js';
+import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
-import { buildSearchText, storedFromColumn } from './record-writer.js';
+import { fromColumnValue } from '../fields/column-values.js';
+import { buildSearchText } from './record-writer.js';
 
 const batchSize = 2000;
 
@@ -23,7 +24,7 @@ export async function rebuildSearchText(db: Kysely<any>, tableId: number, fields
       .limit(batchSize)
       .execute();
     for (const row of rows) {
-      const values = new Map(searchable.map((f) => [f, storedFromColumn(f, row[fieldColumnName(f.id)])]));
+      const values = new Map(searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
       await db.updateTable(table).set({ _search: buildSearchText(values) }).where('id', '=', row.id).execute();
     }
     if (rows.length < batchSize) return;

@@ -2,14 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import type { Field } from '../fields/field.js';
 import { getFieldType } from '../fields/registry.js';
+import { fieldColumnName, fieldIndexName, recordTableName } from '../fields/physical-names.js';
 
 /**
- * The physical side of a user table: `rec_<tableId>` with one column `f_<fieldId>` per field,
- * so a slug rename is metadata only. Every function runs inside the caller's transaction,
- * together with the metadata change it mirrors.
+ * The physical side of a user table (names: physical-names.ts). Every function runs inside the
+ * caller's transaction, together with the metadata change it mirrors.
  */
-export const recordTableName = (tableId: number) => `rec_${tableId}`;
-export const fieldColumnName = (fieldId: number) => `f_${fieldId}`;
 
 function columnType(dialect: Dialect, field: Pick<Field, 'type' | 'multiple'>) {
   return sql.raw(field.multiple ? dialect.jsonType : getFieldType(field.type).columnType(dialect));
@@ -43,9 +41,6 @@ export async function dropRecordTable(db: Kysely<any>, dialect: Dialect, tableId
   await dialect.dropSearchIndex(db, recordTableName(tableId));
   await db.schema.dropTable(recordTableName(tableId)).ifExists().execute();
 }
-
-/** Physical index names carry the table and field ids; the API shows the logical name. */
-export const fieldIndexName = (field: Pick<Field, 'tableId' | 'id'>) => `rec_${field.tableId}_f_${field.id}_idx`;
 
 /**
  * One-field index: B-tree on scalars; GIN on PostgreSQL JSON arrays (SQLite cannot index inside

@@ -4,7 +4,7 @@ import { formatDateTime } from '../../shared/clock.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { SettingsContext } from '../fields/field-type.js';
-import { getFieldType } from '../fields/registry.js';
+import { canBeTitle, resolveTitleField } from '../fields/title.js';
 import { assertSpaceAdmin, loadVisibleSpace } from '../spaces/space-access.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import type { Field } from '../fields/field.js';
@@ -31,16 +31,11 @@ function explicitIds(definitions: readonly unknown[]): Set<string> {
   return new Set(ids.filter((id): id is string => typeof id === 'string'));
 }
 
-/** The explicit title field, else the first text field, else none. */
-export function resolveTitleField(fields: readonly Field[], titleFieldId: number | null): Field | null {
-  return fields.find((f) => f.id === titleFieldId) ?? fields.find((f) => f.type === 'text') ?? null;
-}
-
 function findTitleFieldId(fields: readonly Field[], slug: unknown): number | null {
   if (slug === undefined || slug === null) return null;
   const field = fields.find((f) => f.slug === slug);
   if (!field) throw new ValidationError(`Invalid title_field: no field "${String(slug)}"`);
-  if (!getFieldType(field.type).titleCapable || field.multiple) throw new ValidationError(`Invalid title_field: a ${field.type} field cannot be a title`);
+  if (!canBeTitle(field)) throw new ValidationError(`Invalid title_field: a ${field.type} field cannot be a title`);
   return field.id;
 }
 

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../../db/dialect.js';
 import { ValidationError } from '../../../shared/errors.js';
 import type { Field } from '../../fields/field.js';
-import { fieldColumnName, fieldIndexName } from '../../tables/physical-schema.js';
+import { fieldColumnName, fieldIndexName } from '../../fields/physical-names.js';
 import { getFieldType } from '../../fields/registry.js';
 import type { FilterContext } from '../../fields/value-context.js';
 import type { ConditionGroups } from './parse-conditions.js';
@@ -71,8 +71,6 @@ export function compileSearch(search: string | null, table: string, dialect: Dia
   return terms.length === 0 ? null : dialect.searchCondition(table, terms, firstMatches);
 }
 
-const textLikeTypes = new Set(['text', 'longtext', 'email', 'url', 'select']);
-
 /**
  * ORDER BY with empties smallest (first ascending, last descending), text by its lower-cased
  * value in byte order, and `id` ascending as the tie-breaker so paging is stable.
@@ -83,19 +81,19 @@ export function compileOrder(orderBy: string | null, direction: 'asc' | 'desc', 
   const field = findField(fields, orderBy);
   if (!field || !getFieldType(field.type).sortable || field.multiple) throw new ValidationError(`Invalid order_by: ${orderBy}`, 'invalid_order_by');
   if (field.slug === 'id' && field.id === 0) return [sql`id desc`];
-  const column = textLikeTypes.has(field.type) ? dialect.sortableText(columnOf(field)) : columnOf(field);
-  const key = field.type === 'checkbox' ? sql`coalesce(${column}, ${dialect.name === 'sqlite' ? sql`0` : sql`false`})` : column;
+  const { orderKey } = getFieldType(field.type);
+  const key = orderKey ? orderKey(columnOf(field), dialect) : columnOf(field);
   return [direction === 'asc' ? sql`${key} asc nulls first` : sql`${key} desc nulls last`, tieBreaker];
 }
 
 /**
  * The field index SQLite can walk in a page's order, if the field has one: field indexes are
- * on the plain column, so only an order by the column itself (not folded text, not a
- * checkbox's coalesce) follows one. PostgreSQL's planner weighs a LIMIT by itself.
+ * on the plain column, so only an order by the column itself (a type without an orderKey, not
+ * folded text or a checkbox's coalesce) follows one. PostgreSQL's planner weighs a LIMIT by itself.
  */
 export function sortIndexOf(orderBy: string | null, fields: ReadonlyMap<string, Field>, dialect: Dialect): string | null {
   if (dialect.name !== 'sqlite' || orderBy === null) return null;
   const field = fields.get(orderBy);
-  if (!field || field.multiple || textLikeTypes.has(field.type) || field.type === 'checkbox') return null;
+  if (!field || field.multiple || getFieldType(field.type).orderKey) return null;
   return fieldIndexName(field);
 }
