@@ -1,5 +1,5 @@
 import type { Field } from './field.js';
-import { getFieldType } from './registry.js';
+import { fieldTypeNames, getFieldType } from './registry.js';
 
 type Hook = 'prepare' | 'afterCommit' | 'onRecordsDeleted' | 'onFieldDeleted';
 
@@ -23,3 +23,8 @@ export function hooksOf(fields: readonly Field[]): FieldHooks {
   return found;
 }
 
+
+/** Whether any registered type has the hook: a deletion lists fields to find them only then. */
+export function someTypeHas(hook: Hook): boolean {
+  return fieldTypeNames.some((name) => getFieldType(name)[hook] !== undefined);
+}

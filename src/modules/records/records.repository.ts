@@ -227,6 +227,12 @@ export async function deleteRecords(db: Db, tableId: number, recordIds: readonly
   return rows.map((row) => Number(row.id));
 }
 
+/** The same, answering the deleted rows with the given columns (their values as they were). */
+export async function deleteRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[]): Promise<Array<Record<string, unknown> & { id: number }>> {
+  if (recordIds.length === 0) return [];
+  return (await db.deleteFrom(recordTableName(tableId)).where('id', 'in', recordIds).returning(['id', ...columns]).execute()) as Array<Record<string, unknown> & { id: number }>;
+}
+
 export async function findExistingIds(db: Db, tableId: number, recordIds: readonly number[]): Promise<Set<number>> {
   if (recordIds.length === 0) return new Set();
   const rows = await runRead(db, db.selectFrom(recordTableName(tableId)).select('id').where('id', 'in', recordIds).compile());

@@ -10,6 +10,7 @@ import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
 import { titleReader } from '../fields/title.js';
 import { fromColumnValue } from '../fields/column-values.js';
+import { hooksOf } from '../fields/lifecycle.js';
 import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { RecordContexts } from './record-context.js';
@@ -20,6 +21,7 @@ import { createCountCache } from './count-cache.js';
 import { assertResponseFits, maxResponseMegabytes } from './response-size.js';
 import { assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
+import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type Cleanups } from './record-lifecycle.js';
 
 const recordNotFound = () => new ValidationError('Record not found', 'record_not_found');
 const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, 'invalid_field');
@@ -198,16 +200,25 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         assertCanWriteRecords(attempt.actor, table);
         const data = checkDataBody(body, false);
         const values = await prepareValues(data, table, contexts.write, true);
-        await confirmCurrentMetadata(attempt);
+        const hooks = hooksOf(table.fields);
+        const cleanups = hooks.prepare.length > 0 ? await prepareValuesIo(values, hooks.prepare, contexts.write) : undefined;
         const timestamp = now();
-        // One statement: the row, its search entry and the table's counters (triggers) together.
-        const id = await records.insertRecord(db, tableId, {
-          ...toColumns(values, dialect),
-          created_at: timestamp,
-          updated_at: timestamp,
-          created_by: attempt.actor.userId,
-          _search: buildSearchText(values),
-        });
+        let id: number;
+        try {
+          await confirmCurrentMetadata(attempt);
+          // One statement: the row, its search entry and the table's counters (triggers) together.
+          id = await records.insertRecord(db, tableId, {
+            ...toColumns(values, dialect),
+            created_at: timestamp,
+            updated_at: timestamp,
+            created_by: attempt.actor.userId,
+            _search: buildSearchText(values),
+          });
+        } catch (error) {
+          if (cleanups) await runCleanups(cleanups);
+          throw error;
+        }
+        if (hooks.afterCommit.length > 0) await afterCommit(values, hooks.afterCommit, contexts.write);
         // The new row is exactly what was written: present it without reading it back.
         const row: records.RecordRow = { id, created_at: timestamp, updated_at: timestamp };
         for (const field of table.fields) row[fieldColumnName(field.id)] = values.get(field) ?? null;
@@ -223,22 +234,37 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     async importRecords(actor: Actor, tableId: number, rows: Iterable<unknown>, onProgress?: (inserted: number) => void): Promise<number> {
       const { table, contexts } = await openAttempt(actor, tableId, false);
       assertCanWriteRecords(actor, table);
+      const hooks = hooksOf(table.fields);
       const batchSize = Math.max(1, Math.floor(30_000 / (table.fields.length + 5)));
       let batch: Record<string, unknown>[] = [];
+      // The batch's prepare cleanups, and its values for afterCommit (only for fields with those hooks).
+      let cleanups: Cleanups = [];
+      let written: Map<Field, unknown>[] = [];
       let inserted = 0;
       const flush = async () => {
         await records.insertRecords(db, tableId, batch);
         inserted += batch.length;
         batch = [];
+        cleanups = [];
+        const committed = written;
+        written = [];
+        for (const values of committed) await afterCommit(values, hooks.afterCommit, contexts.write);
         onProgress?.(inserted);
       };
-      for (const data of rows) {
-        const values = await prepareValues(data, table, contexts.write, true);
-        const timestamp = now();
-        batch.push({ ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: actor.userId, _search: buildSearchText(values) });
-        if (batch.length >= batchSize) await flush();
+      try {
+        for (const data of rows) {
+          const values = await prepareValues(data, table, contexts.write, true);
+          if (hooks.prepare.length > 0) cleanups.push(...(await prepareValuesIo(values, hooks.prepare, contexts.write)));
+          if (hooks.afterCommit.length > 0) written.push(values);
+          const timestamp = now();
+          batch.push({ ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: actor.userId, _search: buildSearchText(values) });
+          if (batch.length >= batchSize) await flush();
+        }
+        if (batch.length > 0) await flush();
+      } catch (error) {
+        await runCleanups(cleanups);
+        throw error;
       }
-      if (batch.length > 0) await flush();
       return inserted;
     },
 
@@ -257,22 +283,40 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         assertCanWriteRecords(attempt.actor, table);
         const data = checkDataBody(body, true);
         const changes = await prepareValues(data, table, contexts.write, false);
-        await confirmCurrentMetadata(attempt);
-        const columns: Record<string, unknown> = { ...toColumns(changes, dialect), updated_at: now() };
-        const searchable = table.fields.filter((f) => getFieldType(f.type).searchable);
-        if (![...changes.keys()].some((f) => searchable.includes(f))) {
-          // The search text stays as it is: one statement, which also tells whether the record exists.
-          if (!(await records.updateRecord(db, tableId, recordId, columns))) throw recordNotFound();
-        } else {
-          // The search text is rebuilt from the stored values merged with the changes, read and written in one transaction.
-          await db.transaction().execute(async (trx) => {
-            const [row] = await records.findRecordRows(trx, tableId, [recordId], searchable.map((f) => fieldColumnName(f.id)));
-            if (!row) throw recordNotFound();
-            const merged = new Map(searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
-            for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
-            await records.updateRecord(trx, tableId, recordId, { ...columns, _search: buildSearchText(merged) });
-          });
+        const hooks = hooksOf(table.fields);
+        const cleanups = hooks.prepare.length > 0 ? await prepareValuesIo(changes, hooks.prepare, contexts.write) : undefined;
+        // Fields whose type is told after the commit what their new value replaced.
+        const replacing = hooks.afterCommit.length > 0 ? hooks.afterCommit.filter((f) => changes.has(f)) : hooks.afterCommit;
+        const previous = new Map<Field, unknown>();
+        try {
+          await confirmCurrentMetadata(attempt);
+          const columns: Record<string, unknown> = { ...toColumns(changes, dialect), updated_at: now() };
+          const searchable = table.fields.filter((f) => getFieldType(f.type).searchable);
+          const searchChanged = [...changes.keys()].some((f) => searchable.includes(f));
+          if (!searchChanged && replacing.length === 0) {
+            // The search text stays as it is: one statement, which also tells whether the record exists.
+            if (!(await records.updateRecord(db, tableId, recordId, columns))) throw recordNotFound();
+          } else {
+            // The search text is rebuilt from the stored values merged with the changes (and the
+            // replaced values are read), read and written in one transaction.
+            await db.transaction().execute(async (trx) => {
+              const read = [...new Set([...(searchChanged ? searchable : []), ...replacing])];
+              const [row] = await records.findRecordRows(trx, tableId, [recordId], read.map((f) => fieldColumnName(f.id)));
+              if (!row) throw recordNotFound();
+              for (const f of replacing) previous.set(f, fromColumnValue(f, row[fieldColumnName(f.id)]));
+              if (searchChanged) {
+                const merged = new Map(searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
+                for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
+                columns._search = buildSearchText(merged);
+              }
+              await records.updateRecord(trx, tableId, recordId, columns);
+            });
+          }
+        } catch (error) {
+          if (cleanups) await runCleanups(cleanups);
+          throw error;
         }
+        if (replacing.length > 0) await afterCommit(changes, replacing, contexts.write, previous);
         return readRecord(attempt, recordId);
       });
     },
@@ -281,7 +325,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       return onTable(actor, tableId, async (attempt) => {
         assertCanWriteRecords(attempt.actor, attempt.table);
         await confirmCurrentMetadata(attempt);
-        const deleted = await records.deleteRecords(db, tableId, [recordId]);
+        const deleted = await deleteRecords(db, dialect, tableId, [recordId], hooksOf(attempt.table.fields).onRecordsDeleted);
         if (deleted.length === 0) throw recordNotFound();
         return { id: recordId, deleted: true as const };
       });
@@ -297,7 +341,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
         const unique = [...new Set(ids as number[])];
         await confirmCurrentMetadata(attempt);
-        const deleted = new Set(await records.deleteRecords(db, tableId, unique));
+        const deleted = new Set(await deleteRecords(db, dialect, tableId, unique, hooksOf(attempt.table.fields).onRecordsDeleted));
         return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
       });
     },

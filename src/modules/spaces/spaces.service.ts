@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { Actor } from '../auth/actor.js';
-import { dropRecordTable } from '../tables/physical-schema.js';
+import { dropTableRecords } from '../tables/tables.service.js';
 import { listSpaceTableIds } from '../tables/tables.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import { assertAccountKey, assertUnrestrictedAccountKey, loadVisibleSpace, resolveSpaceRole } from './space-access.js';
@@ -75,7 +75,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
       await loadVisibleSpace(db, actor, spaceId);
       assertUnrestrictedAccountKey(actor);
       await db.transaction().execute(async (trx) => {
-        for (const tableId of await listSpaceTableIds(trx, spaceId)) await dropRecordTable(trx, dialect, tableId);
+        for (const tableId of await listSpaceTableIds(trx, spaceId)) await dropTableRecords(trx, dialect, tableId);
         await spaces.deleteSpace(trx, spaceId);
       });
       return { id: spaceId, deleted: true as const };

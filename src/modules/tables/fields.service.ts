@@ -70,6 +70,8 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
       await changeFields(tableId, async (trx, fields) => {
         const field = findField(fields, slug);
         await tables.deleteField(trx, field.id);
+        // The column still holds every value: the type records what it leaves to clean up.
+        await getFieldType(field.type).onFieldDeleted?.(field, { db: trx, dialect });
         await physical.dropFieldColumn(trx, field);
         if (getFieldType(field.type).searchable) await rebuildSearchText(trx, tableId, fields.filter((f) => f.id !== field.id));
       });

@@ -1,10 +1,13 @@
 import type { Database } from '../../db/database.js';
+import type { Dialect } from '../../db/dialect.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { SettingsContext } from '../fields/field-type.js';
 import { canBeTitle, resolveTitleField } from '../fields/title.js';
+import { hooksOf, someTypeHas } from '../fields/lifecycle.js';
+import { getFieldType } from '../fields/registry.js';
 import { assertSpaceAdmin, loadVisibleSpace } from '../spaces/space-access.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import type { Field } from '../fields/field.js';
@@ -37,6 +40,17 @@ function findTitleFieldId(fields: readonly Field[], slug: unknown): number | nul
   if (!field) throw new ValidationError(`Invalid title_field: no field "${String(slug)}"`);
   if (!canBeTitle(field)) throw new ValidationError(`Invalid title_field: a ${field.type} field cannot be a title`);
   return field.id;
+}
+
+/**
+ * Drops a table's record table inside the caller's transaction (a table or space deletion),
+ * after the types of its fields that have onFieldDeleted recorded what they leave behind.
+ */
+export async function dropTableRecords(trx: Db, dialect: Dialect, tableId: number): Promise<void> {
+  if (someTypeHas('onFieldDeleted')) {
+    for (const field of hooksOf(await tables.listFields(trx, tableId)).onFieldDeleted) await getFieldType(field.type).onFieldDeleted!(field, { db: trx, dialect });
+  }
+  await physical.dropRecordTable(trx, dialect, tableId);
 }
 
 export function createTablesService(deps: { database: Database; clock: Clock }) {
@@ -127,7 +141,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
       await db.transaction().execute(async (trx) => {
         // A concurrent delete got there first: answer as if the table had never been seen.
         if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', 'table_not_found');
-        await physical.dropRecordTable(trx, dialect, tableId);
+        await dropTableRecords(trx, dialect, tableId);
       });
       return { id: tableId, deleted: true as const };
     },

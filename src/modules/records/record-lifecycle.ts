@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/dialect.js';
+import { fromColumnValue } from '../fields/column-values.js';
+import type { Field } from '../fields/field.js';
+import { fieldColumnName } from '../fields/physical-names.js';
+import { getFieldType } from '../fields/registry.js';
+import type { WriteContext } from '../fields/value-context.js';
+import * as records from './records.repository.js';
+
+/**
+ * The record writer's side of the field types' lifecycle hooks (field-type.ts). Callers pass
+ * the fields hooksOf found for the hook, and skip these entirely when there are none.
+ */
+
+/** What the types' prepare did, to be undone when the write does not commit. */
+export type Cleanups = Array<() => Promise<void>>;
+
+/**
+ * A cleanup that fails leaves an orphan behind (a blob nobody references), which is no worse
+ * than a crash at the same moment: the write's own error is the one to report.
+ */
+export async function runCleanups(cleanups: Cleanups): Promise<void> {
+  await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+}
+
+/**
+ * Runs `prepare` of the written fields among `fields`, after every value passed toStored:
+ * their stored values become the prepared ones. If one throws, those before it are undone.
+ */
+export async function prepareValuesIo(values: Map<Field, unknown>, fields: readonly Field[], ctx: WriteContext): Promise<Cleanups> {
+  const cleanups: Cleanups = [];
+  try {
+    for (const field of fields) {
+      if (!values.has(field)) continue;
+      const prepared = await getFieldType(field.type).prepare!(values.get(field), field, ctx);
+      values.set(field, prepared.stored);
+      if (prepared.cleanup) cleanups.push(() => prepared.cleanup!());
+    }
+  } catch (error) {
+    await runCleanups(cleanups);
+    throw error;
+  }
+  return cleanups;
+}
+
+/** Runs `afterCommit` of the written fields among `fields`; `previous` holds what an update replaced. */
+export async function afterCommit(values: ReadonlyMap<Field, unknown>, fields: readonly Field[], ctx: WriteContext, previous?: ReadonlyMap<Field, unknown>): Promise<void> {
+  for (const field of fields) {
+    if (!values.has(field)) continue;
+    await getFieldType(field.type).afterCommit!({ stored: values.get(field), previous: previous?.get(field) }, field, ctx);
+  }
+}
+
+/**
+ * Deletes records and answers the ids deleted. With fields whose type has onRecordsDeleted, the
+ * delete returns their values and the hooks run in the same transaction; otherwise it is the
+ * plain single statement.
+ */
+export async function deleteRecords(db: Kysely<any>, dialect: Dialect, tableId: number, recordIds: readonly number[], fields: readonly Field[]): Promise<number[]> {
+  if (fields.length === 0) return records.deleteRecords(db, tableId, recordIds);
+  return db.transaction().execute(async (trx) => {
+    const rows = await records.deleteRecordRows(trx, tableId, recordIds, fields.map((field) => fieldColumnName(field.id)));
+    if (rows.length > 0) {
+      for (const field of fields) {
+        const stored = rows.map((row) => fromColumnValue(field, row[fieldColumnName(field.id)]));
+        await getFieldType(field.type).onRecordsDeleted!(stored, field, { db: trx, dialect });
+      }
+    }
+    return rows.map((row) => Number(row.id));
+  });
+}
