@@ -23,7 +23,6 @@ export function hooksOf(fields: readonly Field[]): FieldHooks {
   return found;
 }
 
-
 /** Whether any registered type has the hook: a deletion lists fields to find them only then. */
 export function someTypeHas(hook: Hook): boolean {
   return fieldTypeNames.some((name) => getFieldType(name)[hook] !== undefined);
