@@ -19,12 +19,6 @@ const routesNeverTouchRepositories = {
     'no-restricted-imports': ['error', { patterns: [{ group: ['**/*.repository.js'], message: 'Route → service → repository: routes never call a repository.' }] }],
   },
 };
-const fieldsImportNeitherRecordsNorTables = {
-  files: ['src/modules/fields/**'],
-  rules: {
-    'no-restricted-imports': ['error', { patterns: [{ group: ['**/records/*', '**/tables/*'], message: 'The fields module is imported by records and tables, never the other way round.' }] }],
-  },
-};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -38,5 +32,4 @@ export default tseslint.config(
   noFastifyInServices,
   sharedImportsNothing,
   routesNeverTouchRepositories,
-  fieldsImportNeitherRecordsNorTables,
 );
