@@ -43,13 +43,19 @@ function findTitleFieldId(fields: readonly Field[], slug: unknown): number | nul
 }
 
 /**
- * Drops a table's record table inside the caller's transaction (a table or space deletion),
- * after the types of its fields that have onFieldDeleted recorded what they leave behind.
+ * Lets the types of a table's fields that have onFieldDeleted record what they leave behind,
+ * inside the transaction deleting the table, before its metadata or record table goes.
  */
+async function releaseTableFields(trx: Db, dialect: Dialect, tableId: number): Promise<void> {
+  if (!someTypeHas('onFieldDeleted')) return;
+  // The schema lock makes a concurrent field change wait, so no field escapes the list.
+  if (!(await tables.lockTableForSchemaChange(trx, tableId))) return;
+  for (const field of hooksOf(await tables.listFields(trx, tableId)).onFieldDeleted) await getFieldType(field.type).onFieldDeleted!(field, { db: trx, dialect });
+}
+
+/** Drops a table's record table inside the caller's transaction (a space deletion), its fields released first. */
 export async function dropTableRecords(trx: Db, dialect: Dialect, tableId: number): Promise<void> {
-  if (someTypeHas('onFieldDeleted')) {
-    for (const field of hooksOf(await tables.listFields(trx, tableId)).onFieldDeleted) await getFieldType(field.type).onFieldDeleted!(field, { db: trx, dialect });
-  }
+  await releaseTableFields(trx, dialect, tableId);
   await physical.dropRecordTable(trx, dialect, tableId);
 }
 
@@ -139,9 +145,10 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
       const { role } = await loadTable(actor, tableId);
       assertSpaceAdmin(actor, role);
       await db.transaction().execute(async (trx) => {
+        await releaseTableFields(trx, dialect, tableId);
         // A concurrent delete got there first: answer as if the table had never been seen.
         if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', 'table_not_found');
-        await dropTableRecords(trx, dialect, tableId);
+        await physical.dropRecordTable(trx, dialect, tableId);
       });
       return { id: tableId, deleted: true as const };
     },
