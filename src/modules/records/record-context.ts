@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { metadataVersionColumn, versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
-import { listAccountUsers } from '../users/users.repository.js';
+import { listAccountUsers } from '../users/users.service.js';
 import { fieldColumnName } from '../fields/physical-names.js';
 import type { Field } from '../fields/field.js';
 import { titleReader } from '../fields/title.js';

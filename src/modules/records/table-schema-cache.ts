@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SystemSchema } from '../../db/schema.js';
 import type { Field } from '../fields/field.js';
-import { listFields } from '../tables/tables.repository.js';
+import { listTableFields } from '../tables/tables.service.js';
 
 /**
  * Field lists by table, kept per process and keyed by the table's `schema_version`, which every
@@ -20,7 +20,7 @@ export function createTableSchemaCache() {
     async fields(db: Kysely<SystemSchema>, tableId: number, version: number): Promise<Field[]> {
       const cached = peek(tableId, version);
       if (cached) return cached;
-      const fields = await listFields(db, tableId);
+      const fields = await listTableFields(db, tableId);
       entries.set(tableId, { version, fields });
       return fields;
     },

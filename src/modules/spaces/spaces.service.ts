@@ -5,8 +5,7 @@ import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { Actor } from '../auth/actor.js';
-import { dropTableRecords } from '../tables/tables.service.js';
-import { listSpaceTableIds } from '../tables/tables.repository.js';
+import { dropSpaceTables } from '../tables/tables.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { assertAccountKey, assertUnrestrictedAccountKey, loadVisibleSpace, resolveSpaceRole } from './space-access.js';
 import * as spaces from './spaces.repository.js';
@@ -75,7 +74,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
       await loadVisibleSpace(db, actor, spaceId);
       assertUnrestrictedAccountKey(actor);
       await db.transaction().execute(async (trx) => {
-        for (const tableId of await listSpaceTableIds(trx, spaceId)) await dropTableRecords(trx, dialect, tableId);
+        await dropSpaceTables(trx, dialect, spaceId);
         await spaces.deleteSpace(trx, spaceId);
       });
       return { id: spaceId, deleted: true as const };

@@ -53,10 +53,20 @@ async function releaseTableFields(trx: Db, dialect: Dialect, tableId: number): P
   for (const field of hooksOf(await tables.listFields(trx, tableId)).onFieldDeleted) await getFieldType(field.type).onFieldDeleted!(field, { db: trx, dialect });
 }
 
-/** Drops a table's record table inside the caller's transaction (a space deletion), its fields released first. */
-export async function dropTableRecords(trx: Db, dialect: Dialect, tableId: number): Promise<void> {
+/** Drops a table's record table inside the caller's transaction, its fields released first. */
+async function dropTableRecords(trx: Db, dialect: Dialect, tableId: number): Promise<void> {
   await releaseTableFields(trx, dialect, tableId);
   await physical.dropRecordTable(trx, dialect, tableId);
+}
+
+/** Drops the record tables of every table of a space, inside the caller's transaction (a space deletion). */
+export async function dropSpaceTables(trx: Db, dialect: Dialect, spaceId: number): Promise<void> {
+  for (const tableId of await tables.listSpaceTableIds(trx, spaceId)) await dropTableRecords(trx, dialect, tableId);
+}
+
+/** A table's fields in order, as stored now: how records learn a table's schema. */
+export function listTableFields(db: Db, tableId: number) {
+  return tables.listFields(db, tableId);
 }
 
 export function createTablesService(deps: { database: Database; clock: Clock }) {

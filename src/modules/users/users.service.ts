@@ -6,6 +6,11 @@ import { ConflictError, NotFoundError, ValidationError } from '../../shared/erro
 import { isUniqueViolation } from '../../db/db-errors.js';
 import * as users from './users.repository.js';
 
+/** Every user of the account, with the metadata version: how records show user values. */
+export function listAccountUsers(db: Database['db'], accountId: number) {
+  return users.listAccountUsers(db, accountId);
+}
+
 export interface UserInput {
   email: string;
   name?: string;
