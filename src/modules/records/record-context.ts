@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { metadataVersionColumn, versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
+import { versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { listAccountUsers } from '../users/users.service.js';
@@ -8,7 +8,7 @@ import type { Field } from '../fields/field.js';
 import { titleReader } from '../fields/title.js';
 import type { ReadContext, UserSummary, WriteContext } from '../fields/value-context.js';
 import type { FilterEnvironment } from './query/compile-query.js';
-import { findExistingIds, selectColumnValues } from './records.repository.js';
+import { findExistingIds, selectColumnValues, selectSpaceMemberUsers } from './records.repository.js';
 import { findRecordTable, type RecordTable } from './record-table.js';
 import type { TableSchemaCache } from './table-schema-cache.js';
 
@@ -82,13 +82,7 @@ export class RecordContexts implements ReadContext, WriteContext {
     const { actor, table } = this;
     const { db } = this.database;
     return this.reads.load(`members:${table.spaceId}:${actor.accountId}:${actor.ownerUserId}`, async () => {
-      const rows = await db
-        .selectFrom('users as u')
-        .leftJoin('members as m', (join) => join.onRef('m.user_id', '=', 'u.id').on('m.space_id', '=', table.spaceId))
-        .select(['u.id', 'u.email', 'u.name', metadataVersionColumn.as('metadata_version')])
-        .where('u.account_id', '=', actor.accountId)
-        .where((eb) => eb.or([eb('m.user_id', 'is not', null), eb('u.id', '=', actor.ownerUserId)]))
-        .execute();
+      const rows = await selectSpaceMemberUsers(db, table.spaceId, actor.accountId, actor.ownerUserId);
       return { version: await versionOfRows(db, rows), value: directory(rows) };
     });
   }

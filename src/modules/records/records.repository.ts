@@ -96,6 +96,12 @@ export async function updateRecord(db: Db, tableId: number, recordId: number, va
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The next `limit` records after `afterId` in id order, with the given columns: a walk over a whole table in batches. */
+export async function findRecordRowsAfter(db: Db, tableId: number, afterId: number, limit: number, columns: readonly string[]): Promise<Array<Record<string, unknown> & { id: number }>> {
+  const rows = await db.selectFrom(recordTableName(tableId)).select(['id', ...columns]).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
 export async function findRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[]): Promise<RecordRow[]> {
   if (recordIds.length === 0) return [];
   return (await db
@@ -231,6 +237,17 @@ export async function deleteRecords(db: Db, tableId: number, recordIds: readonly
 export async function deleteRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[]): Promise<Array<Record<string, unknown> & { id: number }>> {
   if (recordIds.length === 0) return [];
   return (await db.deleteFrom(recordTableName(tableId)).where('id', 'in', recordIds).returning(['id', ...columns]).execute()) as Array<Record<string, unknown> & { id: number }>;
+}
+
+/** The users a user field of a table in this space may hold: its members and the account's owner, with the metadata version. */
+export async function selectSpaceMemberUsers(db: Db, spaceId: number, accountId: number, ownerUserId: number) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('members as m', (join) => join.onRef('m.user_id', '=', 'u.id').on('m.space_id', '=', spaceId))
+    .select(['u.id', 'u.email', 'u.name', metadataVersionColumn.as('metadata_version')])
+    .where('u.account_id', '=', accountId)
+    .where((eb) => eb.or([eb('m.user_id', 'is not', null), eb('u.id', '=', ownerUserId)]))
+    .execute() as Promise<Array<{ id: number; email: string; name: string; metadata_version: number | string }>>;
 }
 
 export async function findExistingIds(db: Db, tableId: number, recordIds: readonly number[]): Promise<Set<number>> {

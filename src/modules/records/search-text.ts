@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Field } from '../fields/field.js';
-import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
+import { fieldColumnName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
 import { fromColumnValue } from '../fields/column-values.js';
 import { buildSearchText } from './record-writer.js';
+import { findRecordRowsAfter, updateRecord } from './records.repository.js';
 
 const batchSize = 2000;
 
@@ -14,18 +15,11 @@ const batchSize = 2000;
  */
 export async function rebuildSearchText(db: Kysely<any>, tableId: number, fields: readonly Field[]): Promise<void> {
   const searchable = fields.filter((f) => getFieldType(f.type).searchable);
-  const table = recordTableName(tableId);
   for (let afterId = 0; ; ) {
-    const rows = await db
-      .selectFrom(table)
-      .select(['id', ...searchable.map((f) => fieldColumnName(f.id))])
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(batchSize)
-      .execute();
+    const rows = await findRecordRowsAfter(db, tableId, afterId, batchSize, searchable.map((f) => fieldColumnName(f.id)));
     for (const row of rows) {
       const values = new Map(searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
-      await db.updateTable(table).set({ _search: buildSearchText(values) }).where('id', '=', row.id).execute();
+      await updateRecord(db, tableId, row.id, { _search: buildSearchText(values) });
     }
     if (rows.length < batchSize) return;
     afterId = Number(rows[rows.length - 1].id);
