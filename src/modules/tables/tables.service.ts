@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { SettingsContext } from '../records/fields/field-type.js';
 import { getFieldType } from '../records/fields/registry.js';
@@ -54,7 +54,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
   /** 404 `Table not found` for tables the caller cannot see, whatever the reason. */
   async function loadTable(actor: Actor, tableId: number) {
     const access = await resolveTableAccess(db, actor, tableId);
-    if (!access) throw new NotFoundError('Table not found', 'table_not_found');
+    if (!access) throw new NotFoundError('Table not found', ErrorCode.tableNotFound);
     return access;
   }
 
@@ -130,7 +130,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
       assertSpaceAdmin(actor, role);
       await db.transaction().execute(async (trx) => {
         // A concurrent delete got there first: answer as if the table had never been seen.
-        if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', 'table_not_found');
+        if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', ErrorCode.tableNotFound);
         await physical.dropRecordTable(trx, dialect, tableId);
       });
       return { id: tableId, deleted: true as const };
