@@ -197,7 +197,10 @@ describe(`driver errors translated once per engine (${testEngine})`, () => {
     });
 
     it('answers a connection ended by the server (57P01) 503 database_unavailable', async () => {
-      const [victim, admin] = [await client(), await client()];
+      // Not among `clients`: the server ends it.
+      const victim = new pg.Client({ connectionString: database.databaseUrl! });
+      await victim.connect();
+      const admin = await client();
       const { rows } = await victim.query<{ pid: number }>('select pg_backend_pid() as pid');
       victim.on('error', () => undefined);
       await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
