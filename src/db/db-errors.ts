@@ -60,6 +60,11 @@ export function isUniqueViolation(error: unknown, dialect: DialectName): boolean
   return classifyDatabaseError(error, dialect) === 'unique_violation';
 }
 
+/** SQLite's `indexed by` named an index that is gone (dropped since the caller chose it). */
+export function isMissingSqliteIndex(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('no such index');
+}
+
 export interface TranslateOptions {
   /** The record query time budget, named by a statement timeout's message. */
   queryTimeoutMs: number;
