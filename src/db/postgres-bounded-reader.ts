@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
+import { QueryTimeoutError } from '../shared/errors.js';
 import { slotsPerCaller, type BoundedReader } from './bounded-read.js';
 import { translateDatabaseError } from './db-errors.js';
 import { QueryGate } from './query-gate.js';
@@ -22,7 +23,9 @@ export function createPostgresBoundedReader(url: string, options: { slots: numbe
         try {
           return (await pool.query({ text: query.sql, values: query.parameters as unknown[] })).rows as Row[];
         } catch (error) {
-          throw translateDatabaseError(error, 'postgres', { queryTimeoutMs: options.budgetMs }) ?? error;
+          // The statement timeout is this reader's own budget; any other error is the error handler's to translate.
+          const translated = translateDatabaseError(error, 'postgres', { queryTimeoutMs: options.budgetMs });
+          throw translated instanceof QueryTimeoutError ? translated : error;
         }
       });
     },
