@@ -23,7 +23,7 @@ describe(`database failures over HTTP (${testEngine})`, () => {
 
   afterAll(() => ctx?.close(), 60_000);
 
-  const createRecord = () => call(ctx, 'POST', `/api/table/${tableId}/record/create`, { key: world.accountKey, body: { data: { name: 'x' } } });
+  const createRecord = () => call(ctx, 'POST', `/api/table/${tableId}/records/create`, { key: world.accountKey, body: { data: { name: 'x' } } });
 
   // SQLite waits 10 s (busy_timeout) for the lock before it gives up.
   it.runIf(testEngine === 'sqlite')('answers a write 503 database_busy with Retry-After while another process holds the write lock', { timeout: 60_000 }, async () => {
