@@ -19,6 +19,20 @@ const routesNeverTouchRepositories = {
     'no-restricted-imports': ['error', { patterns: [{ group: ['**/*.repository.js'], message: 'Route → service → repository: routes and the CLI never call a repository.' }] }],
   },
 };
+/** Error codes are declared once, in the catalogue; code names them as `ErrorCode.someCode`, never as a string. */
+const errorCodesFromTheCatalogue = {
+  files: ['src/**'],
+  ignores: ['src/shared/error-codes.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      ...['NewExpression', 'CallExpression[callee.type="Super"]'].map((call) => ({
+        selector: `${call} > Literal[value=/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/]`,
+        message: 'An error code comes from the catalogue: ErrorCode.someCode (src/shared/error-codes.ts).',
+      })),
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -32,4 +46,5 @@ export default tseslint.config(
   noFastifyInServices,
   sharedImportsNothing,
   routesNeverTouchRepositories,
+  errorCodesFromTheCatalogue,
 );

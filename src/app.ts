@@ -40,7 +40,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
 
   registerValidators(app);
   registerJsonBodyParser(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, { dialect: container.database.dialect.name, queryTimeoutMs: container.config.queryTimeoutMs });
   app.addSchema(ErrorBody);
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,8 @@ import { runKeys } from './cli/keys.command.js';
 import { runMigrate } from './cli/migrate.command.js';
 import { runServe } from './cli/serve.command.js';
 import { runUsers } from './cli/users.command.js';
+import { loadConfig } from './config.js';
+import { describeDriverError, translateDatabaseError } from './db/db-errors.js';
 import { AppError } from './shared/errors.js';
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
@@ -51,10 +53,31 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`tabula ${name}: ${error.message}\n`);
       return 2;
     }
-    const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
-    process.stderr.write(`tabula ${name}: ${message}\n`);
+    process.stderr.write(`tabula ${name}: ${describeFailure(error)}\n`);
     return 1;
   }
+}
+
+/**
+ * One line for a failed command, never a stack trace: an AppError's message; a driver error
+ * translated as the HTTP API would (db-errors.ts), followed by what the driver said, which an
+ * operator needs (`Database unavailable; try again later (connect ECONNREFUSED 127.0.0.1:5432)`).
+ */
+function describeFailure(error: unknown): string {
+  if (error instanceof AppError) return oneLine(error.message);
+  let translated: AppError | undefined;
+  try {
+    const config = loadConfig(process.env);
+    translated = translateDatabaseError(error, config.databaseUrl ? 'postgres' : 'sqlite', config);
+  } catch {
+    // A configuration the command could not load either: its own error is the one to show.
+  }
+  if (translated) return oneLine(`${translated.message} (${describeDriverError(error)})`);
+  return oneLine(error instanceof Error ? error.message || String(error) : String(error));
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 const code = await main(process.argv.slice(2));

@@ -1,3 +1,4 @@
+import { ConflictError, ErrorCode } from '../shared/errors.js';
 import { expectPositionals, parseCommandArgs, printResult, printUsage, UsageError, wantsHelp, withContainer } from './cli-context.js';
 
 const options = { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } } as const;
@@ -13,7 +14,7 @@ export async function runInit(args: string[]): Promise<void> {
   if (!values.email) throw new UsageError(`init needs --email\n${initUsage}`);
   await withContainer(values.data, async ({ services }) => {
     const existing = await services.accounts.listAccountIds();
-    if (existing.length > 0) throw new Error('This database already has an account; use `tabula accounts create` to add another');
+    if (existing.length > 0) throw new ConflictError('This database already has an account; use `tabula accounts create` to add another', ErrorCode.accountExists);
     printResult(await services.accounts.createAccount({ email: values.email!, name: values.name, password: values.password }), values.json!);
   });
 }

@@ -2,15 +2,14 @@ import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { QueryTimeoutError } from '../shared/errors.js';
 import { slotsPerCaller, type BoundedReader } from './bounded-read.js';
+import { translateDatabaseError } from './db-errors.js';
 import { QueryGate } from './query-gate.js';
-
-/** PostgreSQL's code for a statement cancelled by `statement_timeout`. */
-const queryCanceled = '57014';
 
 /**
  * Record queries on PostgreSQL run on a small pool of their own, whose connections carry
  * `statement_timeout`: however many heavy queries arrive, the main pool stays free for the
- * cheap calls, and PostgreSQL itself stops a statement at the budget.
+ * cheap calls, and PostgreSQL itself stops a statement at the budget (db-errors.ts makes its
+ * error a QueryTimeoutError).
  */
 export function createPostgresBoundedReader(url: string, options: { slots: number; budgetMs: number }): BoundedReader {
   // No parallel workers: a record query takes at most one core, so the slots bound its CPU too
@@ -24,8 +23,9 @@ export function createPostgresBoundedReader(url: string, options: { slots: numbe
         try {
           return (await pool.query({ text: query.sql, values: query.parameters as unknown[] })).rows as Row[];
         } catch (error) {
-          if ((error as { code?: string }).code === queryCanceled) throw new QueryTimeoutError(options.budgetMs);
-          throw error;
+          // The statement timeout is this reader's own budget; any other error is the error handler's to translate.
+          const translated = translateDatabaseError(error, 'postgres', { queryTimeoutMs: options.budgetMs });
+          throw translated instanceof QueryTimeoutError ? translated : error;
         }
       });
     },

@@ -2,7 +2,7 @@ import { parse as parseCookieHeader, serialize as serializeCookie } from 'cookie
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import type { Actor } from '../modules/auth/actor.js';
 import type { Services } from '../container.js';
-import { UnauthorizedError, UnsupportedMediaTypeError } from '../shared/errors.js';
+import { ErrorCode, UnauthorizedError, UnsupportedMediaTypeError } from '../shared/errors.js';
 
 export const sessionCookieName = 'tabula_session';
 
@@ -36,7 +36,7 @@ declare module 'fastify' {
 
 /** The authenticated identity; routes behind the auth hook can rely on it. */
 export function actorOf(request: FastifyRequest): Actor {
-  if (!request.actor) throw new UnauthorizedError('Missing API key', 'missing_api_key');
+  if (!request.actor) throw new UnauthorizedError('Missing API key', ErrorCode.missingApiKey);
   return request.actor;
 }
 
@@ -87,7 +87,7 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
   async function authenticateSession(request: FastifyRequest): Promise<Actor> {
     const token = sessionTokenOf(request);
     const actor = token ? await services.auth.authenticateSession(token) : null;
-    if (!actor) throw new UnauthorizedError(token ? 'Session expired or invalid' : 'Missing API key', token ? 'invalid_session' : 'missing_api_key');
+    if (!actor) throw new UnauthorizedError(token ? 'Session expired or invalid' : 'Missing API key', token ? ErrorCode.invalidSession : ErrorCode.missingApiKey);
     assertJsonSessionWrite(request);
     return actor;
   }

@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, RateLimitedError } from '../shared/errors.js';
+import { translateDatabaseError, type TranslateOptions } from '../db/db-errors.js';
+import type { DialectName } from '../db/dialect.js';
+import { AppError, ErrorCode } from '../shared/errors.js';
+import { statusOf } from '../shared/error-codes.js';
 
 interface AjvError {
   instancePath: string;
@@ -21,13 +24,21 @@ export function describeValidationError(errors: AjvError[], context?: string): s
   return `Invalid parameters: ${subject} ${first.message ?? 'is invalid'}`;
 }
 
-function send(reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
-  return reply.status(status).type('application/json').send({ error: { code, message, ...extra } });
+function send(reply: FastifyReply, code: ErrorCode, message: string, options: { status?: number; extra?: Record<string, unknown> } = {}) {
+  return reply
+    .status(options.status ?? statusOf(code))
+    .type('application/json')
+    .send({ error: { code, message, ...options.extra } });
 }
 
 function sendInternalError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   request.log.error({ err: error, requestId: request.id }, 'request failed');
-  return send(reply, 500, 'internal_error', `Internal server error (request id ${request.id})`, { request_id: request.id });
+  return send(reply, ErrorCode.internalError, `Internal server error (request id ${request.id})`, { extra: { request_id: request.id } });
+}
+
+function sendAppError(error: AppError, reply: FastifyReply) {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  return send(reply, error.code, error.message, { status: error.status });
 }
 
 /**
@@ -37,27 +48,32 @@ function sendInternalError(error: unknown, request: FastifyRequest, reply: Fasti
  * `Fastify()` so that they answer in the one error shape too, without echoing the path.
  */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error.code === 'FST_ERR_BAD_URL') return send(reply, 400, 'invalid_url', 'Invalid URL: malformed percent-encoding');
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 400, 'invalid_parameters', 'Invalid parameters: a path parameter is too long');
+  if (error.code === 'FST_ERR_BAD_URL') return send(reply, ErrorCode.invalidUrl, 'Invalid URL: malformed percent-encoding');
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, ErrorCode.invalidParameters, 'Invalid parameters: a path parameter is too long');
   return sendInternalError(error, request, reply);
 }
 
-/** One place maps every failure to `{error:{code,message}}`; causes of 500s go to the log only. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * One place maps every failure to `{error:{code,message}}`: an AppError as it is, a driver
+ * error as db-errors.ts translates it for this engine (409 or 503, its cause logged), anything
+ * else as a 500 whose cause goes to the log only.
+ */
+export function registerErrorHandling(app: FastifyInstance, database: { dialect: DialectName } & TranslateOptions): void {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
-    if (error instanceof RateLimitedError) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-      return send(reply, 429, error.code, error.message);
-    }
-    if (error instanceof AppError) return send(reply, error.status, error.code, error.message);
-    if (error.validation) return send(reply, 400, 'invalid_parameters', describeValidationError(error.validation as AjvError[], error.validationContext));
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) return send(reply, 413, 'payload_too_large', 'Payload Too Large');
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, 'unsupported_media_type', 'Content-Type must be application/json');
+    if (error instanceof AppError) return sendAppError(error, reply);
+    if (error.validation) return send(reply, ErrorCode.invalidParameters, describeValidationError(error.validation as AjvError[], error.validationContext));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) return send(reply, ErrorCode.payloadTooLarge, 'Payload Too Large');
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, ErrorCode.unsupportedMediaType, 'Content-Type must be application/json');
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return send(reply, error.statusCode, 'bad_request', error.message);
+      return send(reply, ErrorCode.badRequest, error.message, { status: error.statusCode });
+    }
+    const translated = translateDatabaseError(error, database.dialect, database);
+    if (translated) {
+      request.log.warn({ err: error, requestId: request.id, code: translated.code }, 'database error');
+      return sendAppError(translated, reply);
     }
     return sendInternalError(error, request, reply);
   });
 
-  app.setNotFoundHandler((_request, reply) => send(reply, 404, 'not_found', 'Not found'));
+  app.setNotFoundHandler((_request, reply) => send(reply, ErrorCode.notFound, 'Not found'));
 }

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
-import { ValidationError } from '../shared/errors.js';
+import { ErrorCode, ValidationError } from '../shared/errors.js';
 import { describeUnstorableValue, maxJsonDepth, scanJsonText } from './json-text.js';
 
 /** Invalid byte sequences are refused, not replaced by U+FFFD: what is stored is what was sent. */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function invalidJson(problem: string): ValidationError {
-  return new ValidationError(`Invalid JSON body: ${problem}`, 'invalid_json');
+  return new ValidationError(`Invalid JSON body: ${problem}`, ErrorCode.invalidJson);
 }
 
 /**

@@ -1,83 +1,116 @@
+import { ErrorCode, statusOf, type ErrorCodeOf } from './error-codes.js';
+
+export { ErrorCode, type ErrorCodeOf } from './error-codes.js';
+
 /**
  * The one error family of the service. Services throw these; the HTTP error handler maps
- * them to `{error:{code,message}}` with `status`. Codes are stable and listed in docs/errors.md.
+ * them to `{error:{code,message}}` with `status`. Every code, and its status, is declared once
+ * in error-codes.ts (the catalogue) and listed in docs/errors.md.
  */
 export class AppError extends Error {
+  readonly status: number;
+  /** Seconds a client should wait before trying again: sent as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
+    this.status = statusOf(code);
   }
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, code = 'invalid_parameters') {
-    super(400, code, message);
+  constructor(message: string, code: ErrorCodeOf<400> = ErrorCode.invalidParameters) {
+    super(code, message);
   }
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Invalid API key', code = 'invalid_api_key') {
-    super(401, code, message);
+  constructor(message = 'Invalid API key', code: ErrorCodeOf<401> = ErrorCode.invalidApiKey) {
+    super(code, message);
   }
 }
 
 export class ForbiddenError extends AppError {
-  constructor(message = 'Forbidden', code = 'forbidden') {
-    super(403, code, message);
+  constructor(message = 'Forbidden', code: ErrorCodeOf<403> = ErrorCode.forbidden) {
+    super(code, message);
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(message = 'Not found', code = 'not_found') {
-    super(404, code, message);
+  constructor(message = 'Not found', code: ErrorCodeOf<404> = ErrorCode.notFound) {
+    super(code, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string, code = 'conflict') {
-    super(409, code, message);
+  constructor(message: string, code: ErrorCodeOf<409> = ErrorCode.conflict, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 
 export class PayloadTooLargeError extends AppError {
   constructor() {
-    super(413, 'payload_too_large', 'Payload Too Large');
+    super(ErrorCode.payloadTooLarge, 'Payload Too Large');
   }
 }
 
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message = 'Content-Type must be application/json') {
-    super(415, 'unsupported_media_type', message);
+    super(ErrorCode.unsupportedMediaType, message);
   }
 }
 
 export class RateLimitedError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Rate limit exceeded');
+  constructor(override readonly retryAfterSeconds: number) {
+    super(ErrorCode.rateLimited, 'Rate limit exceeded');
   }
 }
 
 /** A record query that would run past its time budget: its statement is stopped and its slot freed. */
 export class QueryTimeoutError extends AppError {
-  constructor(readonly budgetMs: number) {
-    super(503, 'query_timeout', `Query stopped: it would take longer than the ${budgetMs / 1000} s time budget (TABULA_QUERY_TIMEOUT). Narrow the filters, or index the fields they use`);
+  constructor(
+    readonly budgetMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(ErrorCode.queryTimeout, `Query stopped: it would take longer than the ${budgetMs / 1000} s time budget (TABULA_QUERY_TIMEOUT). Narrow the filters, or index the fields they use`, options);
+  }
+}
+
+/**
+ * The database refused a change because of a concurrent one (SQLite busy or locked past the
+ * busy timeout; a PostgreSQL serialization failure or deadlock): nothing was written, and the
+ * same request is likely to succeed a moment later.
+ */
+export class DatabaseBusyError extends AppError {
+  override readonly retryAfterSeconds = 1;
+
+  constructor(options?: { cause?: unknown }) {
+    super(ErrorCode.databaseBusy, 'Database busy: the request met a concurrent change and was not applied; try again', options);
+  }
+}
+
+/** The database cannot be reached (connection refused, dropped, shut down, or not accepting connections). */
+export class DatabaseUnavailableError extends AppError {
+  constructor(options?: { cause?: unknown }) {
+    super(ErrorCode.databaseUnavailable, 'Database unavailable; try again later', options);
   }
 }
 
 /** The seed answers some authorisation failures of view queries with a 500 and this message. */
 export class ViewNotAuthorizedError extends AppError {
   constructor() {
-    super(500, 'not_authorized', 'Not Authorized');
+    super(ErrorCode.notAuthorized, 'Not Authorized');
   }
 }
 
 /** The seed answers a query through a missing or foreign view with a 500 `View not found`. */
 export class ViewQueryNotFoundError extends AppError {
   constructor() {
-    super(500, 'view_not_found', 'View not found');
+    super(ErrorCode.viewNotFound, 'View not found');
   }
 }

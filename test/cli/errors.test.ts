@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngine } from '../test-database.js';
 import { buildTimeout, cleanEnv, type Cli, cliTestTimeout, createCli, ensureBuilt, expectSingleJsonObject, runTabula } from './run-cli.js';
 
 describe('tabula command line errors and output format', () => {
@@ -70,6 +74,24 @@ describe('tabula command line errors and output format', () => {
       });
     } finally {
       await empty.close();
+    }
+  });
+
+  it('a database that cannot be reached fails on one line naming the driver error, not a stack trace', { timeout: cliTestTimeout }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-unreachable-'));
+    try {
+      const env = cleanEnv();
+      env.TABULA_SECRET = 'errors-test-secret';
+      // PostgreSQL: nothing listens on port 1. SQLite: the database file is a directory.
+      if (testEngine === 'postgres') env.DATABASE_URL = 'postgres://postgres@127.0.0.1:1/nothing';
+      else fs.mkdirSync(path.join(dataDir, 'tabula.db'));
+      const detail = testEngine === 'postgres' ? 'connect ECONNREFUSED 127.0.0.1:1' : 'unable to open database file (SQLITE_CANTOPEN)';
+      for (const command of [['keys', 'list'], ['migrate']]) {
+        const result = await runTabula([...command, '--data', dataDir], { env });
+        expect(result, command.join(' ')).toEqual({ code: 1, signal: null, stdout: '', stderr: `tabula ${command[0]}: Database unavailable; try again later (${detail})\n` });
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { UserInput, UsersService } from '../users/users.service.js';
 import * as accounts from './accounts.repository.js';
@@ -38,7 +38,7 @@ export function createAccountsService(deps: { database: Database; clock: Clock; 
     async resolveAccountId(requested: number | undefined): Promise<number> {
       const ids = await accounts.listAccountIds(db);
       if (requested !== undefined) {
-        if (!ids.includes(requested)) throw new NotFoundError(`Account not found: ${requested}`, 'account_not_found');
+        if (!ids.includes(requested)) throw new NotFoundError(`Account not found: ${requested}`, ErrorCode.accountNotFound);
         return requested;
       }
       if (ids.length === 0) throw new ValidationError('No account yet: run `tabula init --email you@example.com` first');

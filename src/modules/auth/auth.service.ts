@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { decoyPasswordHash, generateSessionToken, hashToken, verifyPassword } from '../../shared/credentials.js';
-import { UnauthorizedError } from '../../shared/errors.js';
+import { ErrorCode, UnauthorizedError } from '../../shared/errors.js';
 import type { UsersService } from '../users/users.service.js';
 import type { Actor } from './actor.js';
 import * as sessions from './sessions.repository.js';
@@ -24,7 +24,7 @@ export function createAuthService(deps: { database: Database; clock: Clock; user
       const normalised = typeof email === 'string' ? email.trim().toLowerCase() : '';
       const user = normalised ? await deps.users.findUserByEmail(normalised) : undefined;
       const valid = await verifyPassword(typeof password === 'string' ? password : '', user?.password_hash ?? decoyPasswordHash);
-      if (!user || !valid) throw new UnauthorizedError('Invalid email or password', 'invalid_credentials');
+      if (!user || !valid) throw new UnauthorizedError('Invalid email or password', ErrorCode.invalidCredentials);
       const token = generateSessionToken();
       const now = deps.clock.now();
       const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
@@ -56,7 +56,7 @@ export function createAuthService(deps: { database: Database; clock: Clock; user
 
     async describeUser(userId: number): Promise<PublicUser> {
       const user = await deps.users.findUser(userId);
-      if (!user) throw new UnauthorizedError('Not logged in', 'not_logged_in');
+      if (!user) throw new UnauthorizedError('Not logged in', ErrorCode.notLoggedIn);
       return { id: user.id, email: user.email, name: user.name };
     },
   };

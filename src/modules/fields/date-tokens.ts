@@ -1,5 +1,5 @@
 import { formatDate, formatDateTime, type Clock } from '../../shared/clock.js';
-import { ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
 
 /** The field types a date token can be compared with. */
 export type TemporalKind = 'date' | 'datetime' | 'time';
@@ -33,13 +33,13 @@ export function isDateToken(value: unknown): value is string {
 export function resolveDateToken(token: string, kind: TemporalKind, clock: Clock, field?: string): string {
   const prefix = field === undefined ? 'Invalid filter: ' : `Invalid filter: ${field}: `;
   if (!isDateToken(token)) {
-    throw new ValidationError(`${prefix}unknown date token "${token}"`, 'invalid_filter');
+    throw new ValidationError(`${prefix}unknown date token "${token}"`, ErrorCode.invalidFilter);
   }
   const now = clock.now();
   if (kind === 'time') {
     // A time of day has no calendar, so only the current time is meaningful.
     if (token !== 'now') {
-      throw new ValidationError(`${prefix}date token "${token}" is not valid on a time field`, 'invalid_filter');
+      throw new ValidationError(`${prefix}date token "${token}" is not valid on a time field`, ErrorCode.invalidFilter);
     }
     return formatDateTime(now).slice(11);
   }
@@ -47,7 +47,7 @@ export function resolveDateToken(token: string, kind: TemporalKind, clock: Clock
   const year = at.getUTCFullYear();
   // Huge offsets would otherwise overflow Date or print years the databases cannot store.
   if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
-    throw new ValidationError(`${prefix}date token "${token}" is out of range`, 'invalid_filter');
+    throw new ValidationError(`${prefix}date token "${token}" is out of range`, ErrorCode.invalidFilter);
   }
   return kind === 'date' ? formatDate(at) : formatDateTime(at);
 }

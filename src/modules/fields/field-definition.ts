@@ -1,4 +1,4 @@
-import { ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { Field, FieldDraft, FieldSettings } from './field.js';
 import type { FieldType, SettingsContext } from './field-type.js';
 import { getFieldType } from './registry.js';
@@ -9,7 +9,7 @@ const allTypeKeys = ['options', 'table_id', 'decimals', 'image_only'];
 const slugPattern = /^[a-z][a-z0-9_]{0,62}$/;
 export const reservedSlugs = new Set(['id', 'title', 'created_at', 'updated_at']);
 
-const errorCode = 'invalid_field_definition';
+const errorCode = ErrorCode.invalidFieldDefinition;
 
 function fail(message: string): never {
   throw new ValidationError(`Invalid field definition: ${message}`, errorCode);

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
-import { ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { Field } from './field.js';
 import type { Operator } from './operators.js';
 import type { FilterContext } from './value-context.js';
@@ -8,12 +8,12 @@ import type { FilterContext } from './value-context.js';
 /** 400 naming the field: `Invalid value for field <slug>: <problem>`. */
 export class FieldValueError extends ValidationError {
   constructor(field: Pick<Field, 'slug'>, problem: string) {
-    super(`Invalid value for field ${field.slug}: ${problem}`, 'invalid_field_value');
+    super(`Invalid value for field ${field.slug}: ${problem}`, ErrorCode.invalidFieldValue);
   }
 }
 
 export function filterError(field: Pick<Field, 'slug'>, problem: string): ValidationError {
-  return new ValidationError(`Invalid filter: ${field.slug}: ${problem}`, 'invalid_filter');
+  return new ValidationError(`Invalid filter: ${field.slug}: ${problem}`, ErrorCode.invalidFilter);
 }
 
 export function unsupportedOperator(field: Field, op: Operator): ValidationError {

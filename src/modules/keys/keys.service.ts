@@ -4,7 +4,7 @@ import type { MetadataCache } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { generateApiKeySecret, hashToken } from '../../shared/credentials.js';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { UsersService } from '../users/users.service.js';
 import { isIpAllowed, parseIpAllowList } from './ip-allow-list.js';
@@ -43,7 +43,7 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
   function actorOf(row: ActiveKey | undefined, secret: string, clientAddress: string): Actor {
     if (!row || row.owner_user_id === null || row.acting_user_id === null || row.acting_user_email === null) throw new UnauthorizedError();
     if (row.ip_allow_json && !isIpAllowed(JSON.parse(row.ip_allow_json), clientAddress)) {
-      throw new UnauthorizedError('API key not allowed from this address', 'ip_not_allowed');
+      throw new UnauthorizedError('API key not allowed from this address', ErrorCode.ipNotAllowed);
     }
     return {
       accountId: row.account_id,
@@ -108,7 +108,7 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
       let accountId = input.accountId;
       if (input.userId !== undefined) {
         const user = await deps.users.findUser(input.userId, executor);
-        if (!user) throw new NotFoundError(`User not found: ${input.userId}`, 'user_not_found');
+        if (!user) throw new NotFoundError(`User not found: ${input.userId}`, ErrorCode.userNotFound);
         accountId = user.account_id;
       }
       if (accountId === undefined) throw new ValidationError('A key needs an account or a user');
@@ -146,14 +146,14 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
     },
 
     async revokeKey(keyId: number): Promise<{ id: number; revoked: true }> {
-      if (!(await keys.findKey(db, keyId))) throw new NotFoundError(`Key not found: ${keyId}`, 'key_not_found');
+      if (!(await keys.findKey(db, keyId))) throw new NotFoundError(`Key not found: ${keyId}`, ErrorCode.keyNotFound);
       await keys.revokeKey(db, keyId, now());
       return { id: keyId, revoked: true };
     },
 
     async rotateKey(keyId: number): Promise<IssuedKey> {
       const row = await keys.findKey(db, keyId);
-      if (!row) throw new NotFoundError(`Key not found: ${keyId}`, 'key_not_found');
+      if (!row) throw new NotFoundError(`Key not found: ${keyId}`, ErrorCode.keyNotFound);
       if (row.revoked_at) throw new ValidationError(`Key ${keyId} is revoked; create a new one`);
       const secret = generateApiKeySecret();
       await keys.replaceKeySecret(db, keyId, hashToken(secret));

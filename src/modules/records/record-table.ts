@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MetadataReads } from '../../db/metadata-cache.js';
 import type { SystemSchema } from '../../db/schema.js';
-import { ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { Actor, Role } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { resolveTitleField } from '../fields/title.js';
@@ -22,7 +22,7 @@ export interface RecordTable {
 
 /** A table the caller cannot see answers `400 Invalid Table`, exactly like one that does not exist. */
 function visible(access: TableAccess | null): TableAccess {
-  if (!access) throw new ValidationError('Invalid Table', 'invalid_table');
+  if (!access) throw new ValidationError('Invalid Table', ErrorCode.invalidTable);
   return access;
 }
 

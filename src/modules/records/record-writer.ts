@@ -1,6 +1,6 @@
 import type { Dialect } from '../../db/dialect.js';
 import { toColumnValue } from '../fields/column-values.js';
-import { ForbiddenError, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ForbiddenError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName } from '../fields/physical-names.js';
@@ -17,8 +17,8 @@ function canEditField(field: Field, table: RecordTable): boolean {
 }
 
 export function assertCanWriteRecords(actor: Actor, table: RecordTable): void {
-  if (actor.readOnly) throw new ForbiddenError('Read-only API key', 'read_only_key');
-  if (table.role === 'reader') throw new ForbiddenError('Readers cannot change records', 'reader_role');
+  if (actor.readOnly) throw new ForbiddenError('Read-only API key', ErrorCode.readOnlyKey);
+  if (table.role === 'reader') throw new ForbiddenError('Readers cannot change records', ErrorCode.readerRole);
 }
 
 /** `data` must be an object of known slugs, each writable by the caller. */
@@ -26,11 +26,11 @@ function checkDataShape(data: unknown, table: RecordTable): Array<[Field, unknow
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ValidationError('Invalid parameters: data must be an object');
   const entries = Object.entries(data).map(([slug, value]): [Field, unknown] => {
     const field = table.fieldsBySlug.get(slug);
-    if (!field) throw new ValidationError(`Invalid field: ${slug}`, 'invalid_field');
+    if (!field) throw new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
     return [field, value];
   });
   for (const [field] of entries) {
-    if (!canEditField(field, table)) throw new ForbiddenError(`No edit permission for field: ${field.slug}`, 'field_not_editable');
+    if (!canEditField(field, table)) throw new ForbiddenError(`No edit permission for field: ${field.slug}`, ErrorCode.fieldNotEditable);
   }
   return entries;
 }
@@ -46,7 +46,7 @@ export async function prepareValues(data: unknown, table: RecordTable, ctx: Writ
     if (!field.required) continue;
     const given = stored.has(field);
     if ((creating && !given) || (given && isEmptyInput(stored.get(field)))) {
-      throw new ValidationError(`Missing value for required field: ${field.slug}`, 'required_field');
+      throw new ValidationError(`Missing value for required field: ${field.slug}`, ErrorCode.requiredField);
     }
   }
   return stored;

@@ -2,6 +2,7 @@ import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysel
 import { LRUCache } from 'lru-cache';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { runBoundedRead } from '../../db/bounded-read.js';
+import { isMissingSqliteIndex } from '../../db/db-errors.js';
 import type { Dialect } from '../../db/dialect.js';
 import { prepareQuery, prepareShapedQuery, runRead } from '../../db/prepared-query.js';
 import { recordTableName } from '../fields/physical-names.js';
@@ -178,7 +179,7 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
   const stretch = (options.offset + options.limit) * stretchFactor;
   if (options.sortIndex && options.where && stretch <= maxStretch) {
     const rows = await page(sql`(select * from ${table} indexed by ${sql.id(options.sortIndex)} order by ${order} limit ${stretch})`).catch((error: unknown) => {
-      if (error instanceof Error && error.message.startsWith('no such index')) return [];
+      if (isMissingSqliteIndex(error)) return [];
       throw error;
     });
     if (rows.length === options.limit) return rows;

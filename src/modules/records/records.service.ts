@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { createMetadataReads, readMetadataVersion, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
-import { QueryTimeoutError, ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { ErrorCode, QueryTimeoutError, ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
 import { rateLimitBucket, type Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
@@ -23,8 +23,8 @@ import { assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from
 import * as records from './records.repository.js';
 import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type Cleanups } from './record-lifecycle.js';
 
-const recordNotFound = () => new ValidationError('Record not found', 'record_not_found');
-const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, 'invalid_field');
+const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
+const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
 export const maxBatchDelete = 1000;
 
 

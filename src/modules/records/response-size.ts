@@ -1,4 +1,4 @@
-import { ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { RecordObject } from './record-reader.js';
 
 const mebibyte = 1024 * 1024;
@@ -42,7 +42,7 @@ export function assertResponseFits(records: readonly RecordObject[], maxSize: nu
   for (const record of records) {
     length += estimateRecordLength(record) + 1;
     if (length > maxSize) {
-      throw new ValidationError(`Response too large: ${subject} more than ${Math.round(maxSize / mebibyte)} MB of data; ${advice}`, 'response_too_large');
+      throw new ValidationError(`Response too large: ${subject} more than ${Math.round(maxSize / mebibyte)} MB of data; ${advice}`, ErrorCode.responseTooLarge);
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SystemSchema } from '../../db/schema.js';
-import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
+import { ErrorCode, ForbiddenError, NotFoundError } from '../../shared/errors.js';
 import { isOwner, type Actor, type Role } from '../auth/actor.js';
 import { findMemberRole, findSpace } from './spaces.repository.js';
 
@@ -34,28 +34,28 @@ export function impliedSpaceRole(actor: Actor, space: { id: number; account_id: 
 export async function loadVisibleSpace(db: Kysely<SystemSchema>, actor: Actor, spaceId: number) {
   const space = await findSpace(db, spaceId);
   const role = space ? await resolveSpaceRole(db, actor, space) : null;
-  if (!space || !role) throw new NotFoundError('Space not found', 'space_not_found');
+  if (!space || !role) throw new NotFoundError('Space not found', ErrorCode.spaceNotFound);
   return { space, role };
 }
 
 export function assertWritable(actor: Actor): void {
-  if (actor.readOnly) throw new ForbiddenError('Read-only API key', 'read_only_key');
+  if (actor.readOnly) throw new ForbiddenError('Read-only API key', ErrorCode.readOnlyKey);
 }
 
 export function assertUnrestrictedAccountKey(actor: Actor): void {
   assertWritable(actor);
   if (actor.via !== 'account_key' || actor.spaceIds !== null) {
-    throw new ForbiddenError('Only an unrestricted account key can manage spaces', 'account_key_required');
+    throw new ForbiddenError('Only an unrestricted account key can manage spaces', ErrorCode.accountKeyRequired);
   }
 }
 
 export function assertAccountKey(actor: Actor): void {
   assertWritable(actor);
-  if (actor.via !== 'account_key') throw new ForbiddenError('Only an account key can manage members', 'account_key_required');
+  if (actor.via !== 'account_key') throw new ForbiddenError('Only an account key can manage members', ErrorCode.accountKeyRequired);
 }
 
 /** Schema changes: an account key, or a space admin. */
 export function assertSpaceAdmin(actor: Actor, role: Role): void {
   assertWritable(actor);
-  if (actor.via !== 'account_key' && role !== 'admin') throw new ForbiddenError('Only space admins can change tables', 'admin_required');
+  if (actor.via !== 'account_key' && role !== 'admin') throw new ForbiddenError('Only space admins can change tables', ErrorCode.adminRequired);
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { Actor } from '../auth/actor.js';
@@ -96,7 +96,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
             ? await deps.users.findUserByEmail(input.email.trim().toLowerCase())
             : undefined;
       if (input.user_id === undefined && input.email === undefined) throw new ValidationError('Invalid parameters: user_id or email is required');
-      if (!user || user.account_id !== actor.accountId) throw new NotFoundError('User not found', 'user_not_found');
+      if (!user || user.account_id !== actor.accountId) throw new NotFoundError('User not found', ErrorCode.userNotFound);
       await spaces.upsertMember(db, { spaceId, userId: user.id, role: input.role, now: now() });
       return { user_id: user.id, email: user.email, name: user.name, role: input.role };
     },
@@ -104,7 +104,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
     async removeMember(actor: Actor, spaceId: number, userId: number) {
       await loadSpaceForMembers(actor, spaceId);
       assertAccountKey(actor);
-      if ((await spaces.deleteMember(db, spaceId, userId)) === 0) throw new NotFoundError('Member not found', 'member_not_found');
+      if ((await spaces.deleteMember(db, spaceId, userId)) === 0) throw new NotFoundError('Member not found', ErrorCode.memberNotFound);
       return { user_id: userId, removed: true as const };
     },
   };

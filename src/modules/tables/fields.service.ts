@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import { assertSpaceAdmin } from '../spaces/space-access.js';
 import type { Field } from '../fields/field.js';
@@ -29,14 +29,14 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
    */
   function changeFields<T>(tableId: number, change: (trx: Db, fields: Field[]) => Promise<T>): Promise<T> {
     return db.transaction().execute(async (trx) => {
-      if (!(await tables.lockTableForSchemaChange(trx, tableId))) throw new NotFoundError('Table not found', 'table_not_found');
+      if (!(await tables.lockTableForSchemaChange(trx, tableId))) throw new NotFoundError('Table not found', ErrorCode.tableNotFound);
       return change(trx, await tables.listFields(trx, tableId));
     });
   }
 
   function findField(fields: readonly Field[], slug: string): Field {
     const field = fields.find((f) => f.slug === slug);
-    if (!field) throw new NotFoundError(`Field not found: ${slug}`, 'field_not_found');
+    if (!field) throw new NotFoundError(`Field not found: ${slug}`, ErrorCode.fieldNotFound);
     return field;
   }
 

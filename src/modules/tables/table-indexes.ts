@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import { createFieldIndex } from './physical-schema.js';
 import { listFields } from './tables.repository.js';
 
@@ -11,7 +11,7 @@ export async function ensureFieldIndex(database: Database, tableId: number, slug
   const { db, dialect } = database;
   await db.transaction().execute(async (trx) => {
     const field = (await listFields(trx, tableId)).find((f) => f.slug === slug);
-    if (!field) throw new ValidationError(`Invalid field: ${slug}`, 'invalid_field');
+    if (!field) throw new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
     const existing = await trx.selectFrom('table_indexes').select('id').where('table_id', '=', tableId).where('name', '=', name).executeTakeFirst();
     if (existing) return;
     await trx.insertInto('table_indexes').values({ table_id: tableId, name, field_ids_json: JSON.stringify([field.id]) }).execute();

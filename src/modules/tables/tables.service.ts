@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { SettingsContext } from '../fields/field-type.js';
 import { canBeTitle, resolveTitleField } from '../fields/title.js';
@@ -80,7 +80,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
   /** 404 `Table not found` for tables the caller cannot see, whatever the reason. */
   async function loadTable(actor: Actor, tableId: number) {
     const access = await resolveTableAccess(db, actor, tableId);
-    if (!access) throw new NotFoundError('Table not found', 'table_not_found');
+    if (!access) throw new NotFoundError('Table not found', ErrorCode.tableNotFound);
     return access;
   }
 
@@ -157,7 +157,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
       await db.transaction().execute(async (trx) => {
         await releaseTableFields(trx, dialect, tableId);
         // A concurrent delete got there first: answer as if the table had never been seen.
-        if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', 'table_not_found');
+        if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', ErrorCode.tableNotFound);
         await physical.dropRecordTable(trx, dialect, tableId);
       });
       return { id: tableId, deleted: true as const };

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { generatePassword, hashPassword } from '../../shared/credentials.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { ConflictError, ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../../db/db-errors.js';
 import * as users from './users.repository.js';
 
@@ -47,6 +47,7 @@ function checkPassword(password: string): string {
 
 export function createUsersService(deps: { database: Database; clock: Clock }) {
   const { db } = deps.database;
+  const dialect = deps.database.dialect.name;
 
   return {
     /** Adds a user to an account. `executor` lets account creation run it inside its transaction. */
@@ -55,11 +56,11 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
       const name = checkName(input.name ?? email.split('@')[0]);
       const generated = input.password === undefined ? generatePassword() : undefined;
       const passwordHash = await hashPassword(checkPassword(input.password ?? generated!));
-      if (await users.findUserByEmail(executor, email)) throw new ConflictError(`Email already in use: ${email}`, 'email_taken');
+      if (await users.findUserByEmail(executor, email)) throw new ConflictError(`Email already in use: ${email}`, ErrorCode.emailTaken);
       const id = await users
         .insertUser(executor, { accountId, email, name, passwordHash, now: formatDateTime(deps.clock.now()) })
         .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw new ConflictError(`Email already in use: ${email}`, 'email_taken');
+          if (isUniqueViolation(error, dialect)) throw new ConflictError(`Email already in use: ${email}`, ErrorCode.emailTaken);
           throw error;
         });
       return generated ? { id, email, name, password: generated } : { id, email, name };
@@ -67,12 +68,12 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
 
     async updateUser(userId: number, changes: { email?: string; name?: string; password?: string }): Promise<{ id: number; email: string; name: string }> {
       const existing = await users.findUserById(db, userId);
-      if (!existing) throw new NotFoundError(`User not found: ${userId}`, 'user_not_found');
+      if (!existing) throw new NotFoundError(`User not found: ${userId}`, ErrorCode.userNotFound);
       const update: { email?: string; name?: string; password_hash?: string; updated_at: string } = { updated_at: formatDateTime(deps.clock.now()) };
       if (changes.email !== undefined) {
         update.email = normaliseEmail(changes.email);
         const holder = await users.findUserByEmail(db, update.email);
-        if (holder && holder.id !== userId) throw new ConflictError(`Email already in use: ${update.email}`, 'email_taken');
+        if (holder && holder.id !== userId) throw new ConflictError(`Email already in use: ${update.email}`, ErrorCode.emailTaken);
       }
       if (changes.name !== undefined) update.name = checkName(changes.name);
       if (changes.password !== undefined) update.password_hash = await hashPassword(checkPassword(changes.password));
@@ -83,7 +84,7 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
           if (update.password_hash) await users.deleteUserSessions(trx, userId);
         })
         .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw new ConflictError(`Email already in use: ${update.email}`, 'email_taken');
+          if (isUniqueViolation(error, dialect)) throw new ConflictError(`Email already in use: ${update.email}`, ErrorCode.emailTaken);
           throw error;
         });
       return { id: userId, email: update.email ?? existing.email, name: update.name ?? existing.name };

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../../db/dialect.js';
-import { ValidationError } from '../../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../../shared/errors.js';
 import type { Field } from '../../fields/field.js';
 import { fieldColumnName, fieldIndexName } from '../../fields/physical-names.js';
 import { getFieldType } from '../../fields/registry.js';
@@ -48,12 +48,12 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
     const parts: RawBuilder<boolean>[] = [];
     for (const condition of group) {
       const field = findField(fields, condition.field);
-      if (!field) throw new ValidationError(`Invalid filter: unknown field "${condition.field}"`, 'invalid_filter');
+      if (!field) throw new ValidationError(`Invalid filter: unknown field "${condition.field}"`, ErrorCode.invalidFilter);
       // Empty means null, "" or [] (CONTRACT §4): `= []` is "is empty" on every type, like `= null`.
       let { op } = condition;
       if ((op === 'eq' || op === 'ne') && Array.isArray(condition.value) && condition.value.length === 0) op = op === 'eq' ? 'empty' : 'not_empty';
       if ((op === 'contains' || op === 'starts_with' || op === 'ends_with') && typeof condition.value === 'string' && isOverPatternLength(condition.value)) {
-        throw new ValidationError(`Invalid filter: ${field.slug}: a ${op.replace('_', ' ')} value must be at most ${maxPatternLength} characters`, 'invalid_filter');
+        throw new ValidationError(`Invalid filter: ${field.slug}: a ${op.replace('_', ' ')} value must be at most ${maxPatternLength} characters`, ErrorCode.invalidFilter);
       }
       parts.push(await getFieldType(field.type).compileFilter(op, condition.value, field, { ...env, column: columnOf(field) }));
     }
@@ -79,7 +79,7 @@ export function compileOrder(orderBy: string | null, direction: 'asc' | 'desc', 
   const tieBreaker = sql`id asc`;
   if (orderBy === null || (orderBy === 'id' && direction === 'asc')) return [tieBreaker];
   const field = findField(fields, orderBy);
-  if (!field || !getFieldType(field.type).sortable || field.multiple) throw new ValidationError(`Invalid order_by: ${orderBy}`, 'invalid_order_by');
+  if (!field || !getFieldType(field.type).sortable || field.multiple) throw new ValidationError(`Invalid order_by: ${orderBy}`, ErrorCode.invalidOrderBy);
   if (field.slug === 'id' && field.id === 0) return [sql`id desc`];
   const { orderKey } = getFieldType(field.type);
   const key = orderKey ? orderKey(columnOf(field), dialect) : columnOf(field);

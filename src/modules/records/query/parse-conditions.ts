@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../../shared/errors.js';
 import { normalizeOperator, operatorTakesValue, type Operator } from '../../fields/operators.js';
 
 /** One comparison on one field; the value is still raw (a later compiler types and resolves it). */
@@ -16,7 +16,7 @@ type Connector = 'AND' | 'OR';
 const FILTER_KEYS: ReadonlySet<string> = new Set(['column', 'field', 'compare', 'value', 'connector']);
 
 export function createFilterError(detail: string): ValidationError {
-  return new ValidationError(`Invalid filter: ${detail}`, 'invalid_filter');
+  return new ValidationError(`Invalid filter: ${detail}`, ErrorCode.invalidFilter);
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../../shared/errors.js';
 import {
   combineGroups,
   isPlainObject,
@@ -74,7 +74,7 @@ export function parseQueryBody(body: unknown, mode: QueryMode): ParsedQuery {
   const search = parseSearch(input.search);
   // Bounds the SQL a body can produce (statement depth and parameter limits of the engines).
   if (whereConditions.length + filters.reduce((n, group) => n + group.length, 0) > MAX_CONDITIONS) {
-    throw new ValidationError(`Invalid filter: too many conditions (at most ${MAX_CONDITIONS})`, 'invalid_filter');
+    throw new ValidationError(`Invalid filter: too many conditions (at most ${MAX_CONDITIONS})`, ErrorCode.invalidFilter);
   }
   const where = combineGroups(whereConditions.length > 0 ? [whereConditions] : [], filters);
   return { fields, where, filters, whereConditions, orderBy, orderDir, limit, offset, viewId, appendFilters, search };
