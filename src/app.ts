@@ -30,9 +30,6 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
     // request.ip and request.protocol follow X-Forwarded-For/-Proto only from TABULA_TRUST_PROXY peers.
     trustProxy: trustProxy ?? false,
     bodyLimit: defaultBodyLimit,
-    // A socket that neither sends nor takes a byte for this long is closed: a client that
-    // stopped reading its answer costs only that answer's memory, and only until then.
-    connectionTimeout: container.config.sendTimeoutMs,
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: handleFrameworkError,
     ajv: { customOptions: { removeAdditional: false } },
@@ -41,6 +38,15 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   registerValidators(app);
   registerJsonBodyParser(app);
   registerErrorHandling(app, { dialect: container.database.dialect.name, queryTimeoutMs: container.config.queryTimeoutMs });
+  // Once an answer starts, a connection that takes no byte of it for this long is closed: a
+  // client that stopped reading costs only that answer's memory, and only until then. Set
+  // here rather than for the whole connection, so a query's own time never counts.
+  const sendTimeoutMs = container.config.sendTimeoutMs;
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    // app.inject's stand-in socket has no timer.
+    request.raw.socket?.setTimeout?.(sendTimeoutMs);
+    done(null, payload);
+  });
   app.addSchema(ErrorBody);
   await app.register(swagger, {
     openapi: {
