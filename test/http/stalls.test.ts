@@ -1,9 +1,10 @@
 import net from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fieldColumnName, recordTableName } from '../../src/modules/tables/physical-schema.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { type TestContext, useTestApp } from '../build-test-app.js';
 import { createAccount, createSpace, createTable, type World } from '../factories.js';
+import { answersAtAll } from '../hang.js';
 import { testEngine } from '../test-database.js';
 
 /** Records made in one statement: the test needs volume, not realism. */
@@ -33,19 +34,6 @@ function stalledRequest(port: number, path: string, key: string, body: unknown):
   });
 }
 
-/** Resolves with the call's result, or fails the test if the call has not answered after `seconds` (a hang, not a speed check). */
-async function answersAtAll<T>(call: Promise<T>, what: string, seconds = 20): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} never answered while the other request was outstanding`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([call, hang]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function post(base: string, path: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: await response.json() };
@@ -54,7 +42,7 @@ async function post(base: string, path: string, key: string, body: unknown): Pro
 const recordCount = 600_000;
 
 describe('no single request stalls the others', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp({ env: { TABULA_QUERY_TIMEOUT: '1s', TABULA_SEND_TIMEOUT: '2s' } });
   let base: string;
   let port: number;
   let big: World;
@@ -63,7 +51,6 @@ describe('no single request stalls the others', () => {
   let otherTableId: number;
 
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: { TABULA_QUERY_TIMEOUT: '1s', TABULA_SEND_TIMEOUT: '2s' } });
     await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     port = (ctx.app.server.address() as { port: number }).port;
     base = `http://127.0.0.1:${port}`;
@@ -75,7 +62,6 @@ describe('no single request stalls the others', () => {
     await fillTable(ctx, bigTableId, Number(field.id), recordCount);
     otherTableId = (await createTable(ctx, other, (await createSpace(ctx, other)).id, { name: 'Small', fields: [{ id: 'label', name: 'Label', type: 'text' }] })).id;
   }, 120_000);
-  afterAll(() => ctx?.close());
 
   it('stalled readers of records/ids hold nothing: another account creates and reads meanwhile', async () => {
     // Ten, to exhaust a PostgreSQL pool of ten connections if each held one.
