@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
@@ -19,10 +20,67 @@ export interface TestAppOptions {
   redisPrefix?: string;
 }
 
+/** Options, or a function giving them when the app is built (for values known only then, like a free port). */
+export type TestAppSetup = TestAppOptions | (() => TestAppOptions | Promise<TestAppOptions>);
+
+/**
+ * The app of a test file or `describe` block: built in a `beforeAll` registered here, closed with
+ * its database in the matching `afterAll`. Hooks and tests registered after this call see it
+ * built; the file's own `afterAll`s run before it closes. Reading the handle outside hooks and
+ * tests (at collection time) throws.
+ */
+export function useTestApp(setup: TestAppSetup = {}): TestContext {
+  return useApp(async () => buildTestApp(await optionsOf(setup)));
+}
+
+/** Like `useTestApp`, but a second process serving the database of `first` (see `buildSecondApp`). */
+export function useSecondApp(first: TestContext, setup: TestAppSetup = {}): TestContext {
+  return useApp(async () => buildSecondApp(first.database, await optionsOf(setup)));
+}
+
+function optionsOf(setup: TestAppSetup): TestAppOptions | Promise<TestAppOptions> {
+  return typeof setup === 'function' ? setup() : setup;
+}
+
+function useApp(build: () => Promise<TestContext>): TestContext {
+  let built: TestContext | undefined;
+  const current = () => {
+    if (!built) throw new Error('The test app exists from its beforeAll to its afterAll: use it inside hooks and tests');
+    return built;
+  };
+  const close = async () => {
+    const closing = built;
+    built = undefined;
+    await closing?.close();
+  };
+  beforeAll(async () => {
+    built = await build();
+  });
+  afterAll(close);
+  return {
+    get app() {
+      return current().app;
+    },
+    get container() {
+      return current().container;
+    },
+    get database() {
+      return current().database;
+    },
+    close,
+  };
+}
+
 /** A real app on a fresh real database (SQLite or PostgreSQL, per TABULA_TEST_DB). */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
-  const served = await serveDatabase(database, options);
+  let served: TestContext;
+  try {
+    served = await serveDatabase(database, options);
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
   return {
     ...served,
     async close() {

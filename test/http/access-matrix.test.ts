@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccessWorld, callAs, callerProfiles, missingId, type AccessWorld, type Caller, type CallerProfile, type ErrorExpectation } from '../access-fixture.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildAccessWorld, callAs, missingId, type AccessWorld, type CallerProfile, type ErrorExpectation } from '../access-fixture.js';
+import { describeAccessMatrix, type AccessRow } from '../access-matrix-runner.js';
+import { useTestApp } from '../build-test-app.js';
 import { call, createTable, createUser } from '../factories.js';
 
 /**
@@ -21,20 +22,12 @@ interface Target {
   slug: string;
 }
 
-interface Endpoint {
-  name: string;
-  method: 'GET' | 'POST';
-  path(target: Target): string;
-  body?(caller: Caller, target: Target): unknown;
+interface Endpoint extends AccessRow<Target> {
   /** What a 404 names: the space or the table of the path; `account` for paths without an id. */
   scope: Scope;
   who: Who;
   /** A target of its own for each call (writes that consume or change it); the shared S1/T1 otherwise. */
   fresh?(): Promise<Target>;
-  /** The happy path: the response and its effect. */
-  checkOk(body: any, caller: Caller, target: Target): void | Promise<void>;
-  /** After a refused call: nothing changed. */
-  checkUnchanged?(caller: Caller, target: Target): Promise<void>;
 }
 
 const readOnlyKey: ErrorExpectation = { status: 403, code: 'read_only_key', message: 'Read-only API key' };
@@ -68,22 +61,16 @@ function expectedOutcome(endpoint: Pick<Endpoint, 'method' | 'scope' | 'who'>, c
   }
 }
 
-function describeOutcome(outcome: ErrorExpectation | 'ok'): string {
-  return outcome === 'ok' ? '200' : `${outcome.status} ${outcome.message}`;
-}
-
 describe('access matrix of the management API', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: AccessWorld;
   /** A user of account A who is added and removed by the member endpoints. */
   let spare: { id: number; email: string };
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await buildAccessWorld(ctx);
     spare = await createUser(ctx, world.a, 'Spare User');
   });
-  afterAll(() => ctx?.close());
 
   const asAccount = (method: 'GET' | 'POST', url: string, body?: unknown) => call(ctx, method, url, { key: world.a.accountKey, body });
   const sharedTarget = (): Target => ({ sid: world.s1.id, tid: world.t1.id, slug: world.t1.fieldSlug });
@@ -364,59 +351,32 @@ describe('access matrix of the management API', () => {
     },
   ];
 
-  it('covers every management route the app registers (OpenAPI tags spaces, members, tables, fields, auth)', async () => {
-    const document = (await call(ctx, 'GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[] }>> };
-    const managementTags = ['spaces', 'members', 'tables', 'fields', 'auth'];
-    const registered = Object.entries(document.paths).flatMap(([path, operations]) =>
-      Object.entries(operations)
-        .filter(([, operation]) => operation.tags?.some((tag) => managementTags.includes(tag)))
-        .map(([method]) => `${method.toUpperCase()} ${path}`),
-    );
-    const sessionOnly = ['POST /api/auth/login', 'POST /api/auth/logout'];
-    const covered = endpoints.map((e) => `${e.method} ${e.path({ sid: 0, tid: 0, slug: 'x' })}`.replace('/space/0/', '/space/{sid}/').replace('/table/0/', '/table/{tid}/').replace('/field/x/', '/field/{slug}/'));
-    expect(new Set(registered)).toEqual(new Set([...covered, ...sessionOnly]));
+  describeAccessMatrix<Endpoint, Target>({
+    ctx,
+    world: () => world,
+    rows: endpoints,
+    expectedOutcome,
+    target: async (endpoint) => (endpoint.fresh ? endpoint.fresh() : sharedTarget()),
+    coverage: {
+      name: 'covers every management route the app registers (OpenAPI tags spaces, members, tables, fields, auth)',
+      tags: ['spaces', 'members', 'tables', 'fields', 'auth'],
+      route: (e) => `${e.method} ${e.path({ sid: 0, tid: 0, slug: 'x' })}`.replace('/space/0/', '/space/{sid}/').replace('/table/0/', '/table/{tid}/').replace('/field/x/', '/field/{slug}/'),
+      exempt: ['POST /api/auth/login', 'POST /api/auth/logout'],
+    },
+    hidden: {
+      name: "answers another account's key exactly as for an id that does not exist",
+      expected: (endpoint) => (endpoint.scope === 'account' ? null : notFound[endpoint.scope]),
+      calls(endpoint, own) {
+        const missing: Target = endpoint.scope === 'space' ? { ...own, sid: missingId } : { ...own, tid: missingId };
+        const other = world.caller("another account's key");
+        return [
+          { caller: other, target: own },
+          { caller: other, target: missing },
+          { caller: world.caller('unrestricted account key'), target: missing },
+        ];
+      },
+    },
   });
-
-  for (const endpoint of endpoints) {
-    describe(endpoint.name, () => {
-      for (const profile of callerProfiles) {
-        const outcome = expectedOutcome(endpoint, profile);
-        it(`answers ${describeOutcome(outcome)} to ${profile.name}`, async () => {
-          const caller = world.caller(profile.name);
-          const target = endpoint.fresh ? await endpoint.fresh() : sharedTarget();
-          const response = await callAs(ctx, caller, endpoint.method, endpoint.path(target), endpoint.body?.(caller, target));
-          if (outcome === 'ok') {
-            expect(response.status, JSON.stringify(response.body)).toBe(200);
-            expect(response.headers['content-type']).toMatch(/^application\/json/);
-            await endpoint.checkOk(response.body, caller, target);
-          } else {
-            expect({ status: response.status, body: response.body }).toEqual({
-              status: outcome.status,
-              body: { error: { code: outcome.code, message: outcome.message } },
-            });
-            await endpoint.checkUnchanged?.(caller, target);
-          }
-        });
-      }
-
-      const scope = endpoint.scope;
-      if (scope !== 'account') {
-        it("answers another account's key exactly as for an id that does not exist", async () => {
-          const own = endpoint.fresh ? await endpoint.fresh() : sharedTarget();
-          const missing: Target = scope === 'space' ? { ...own, sid: missingId } : { ...own, tid: missingId };
-          const other = world.caller("another account's key");
-          const onExisting = await callAs(ctx, other, endpoint.method, endpoint.path(own), endpoint.body?.(other, own));
-          const onMissing = await callAs(ctx, other, endpoint.method, endpoint.path(missing), endpoint.body?.(other, missing));
-          const ownerOnMissing = await callAs(ctx, world.caller('unrestricted account key'), endpoint.method, endpoint.path(missing), endpoint.body?.(other, missing));
-          const { code, message } = notFound[scope];
-          const expected = { status: 404, body: { error: { code, message } } };
-          expect({ status: onExisting.status, body: onExisting.body }).toEqual(expected);
-          expect({ status: onMissing.status, body: onMissing.body }).toEqual(expected);
-          expect({ status: ownerOnMissing.status, body: ownerOnMissing.body }).toEqual(expected);
-        });
-      }
-    });
-  }
 
   describe('an account key restricted to S2 inside S2', () => {
     it('reads S2, its members and tables', async () => {

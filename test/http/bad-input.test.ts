@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createTable, createUser, type Response, type World } from '../factories.js';
 
 /** `name` with `suffix` appended, dropping its last character when it would pass the 200-character limit. */
@@ -13,14 +13,13 @@ function variant(name: string, suffix: string): string {
  * rejected with a clear 4xx, never a 500, and a rejected request changes nothing.
  */
 describe('bad input on management endpoints', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let spaceId: number;
   let tableId: number;
   let userId: number;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     const space = await call(ctx, 'POST', '/api/spaces/create', { key: world.accountKey, body: { name: 'Target' } });
     spaceId = space.body.id;
@@ -35,7 +34,6 @@ describe('bad input on management endpoints', () => {
     ).id;
     userId = (await createUser(ctx, world, 'Member')).id;
   });
-  afterAll(() => ctx.close());
 
   const send = (method: 'GET' | 'POST', url: string, options: Parameters<typeof call>[3] = {}) => call(ctx, method, url, { key: world.accountKey, ...options });
   const sendJson = (url: string, body: unknown) => send('POST', url, { body });

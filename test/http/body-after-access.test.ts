@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World } from '../factories.js';
 
 /**
@@ -8,7 +8,7 @@ import { addMember, call, createAccount, createKey, createSpace, createTable, cr
  * `invalid_json`.
  */
 describe('the caller and the table are checked before the body is read', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let owner: World;
   let stranger: World;
   let tableId: number;
@@ -17,7 +17,6 @@ describe('the caller and the table are checked before the body is read', () => {
   const notJson = '{"data": {"name": ' + '['.repeat(10_000);
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     owner = await createAccount(ctx);
     stranger = await createAccount(ctx);
     const space = await createSpace(ctx, owner);
@@ -27,7 +26,6 @@ describe('the caller and the table are checked before the body is read', () => {
     readerKey = (await createKey(ctx, { userId: reader.id })).key;
     readOnlyKey = (await createKey(ctx, { accountId: owner.accountId, readOnly: true })).key;
   });
-  afterAll(() => ctx?.close());
 
   const raw = (key: string, path: string, payload: string | Buffer) => call(ctx, 'POST', path, { key, payload, headers: { 'content-type': 'application/json' } });
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 import { fieldIds, physicalColumns } from '../schema-inspection.js';
 
@@ -11,16 +11,14 @@ const recordDb = (ctx: TestContext) => ctx.container.database.db as unknown as K
 const parseJson = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
 describe('fields', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let spaceId: number;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'Fields')).id;
   });
-  afterAll(() => ctx.close());
 
   const post = (url: string, body?: unknown) => call(ctx, 'POST', url, { key: world.accountKey, body });
   const readTable = async (tableId: number) => (await call(ctx, 'GET', `/api/table/${tableId}/get`, { key: world.accountKey })).body;

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { call } from '../factories.js';
 
 describe('health and discovery', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const ctx = useTestApp();
 
   it('answers /healthz without authentication', async () => {
     const response = await call(ctx, 'GET', '/healthz');

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, createUser, type Response, type World } from '../factories.js';
 
 /** `{"data":` … 4,000 levels of arrays around `"x"` … `}`: what once overflowed the stack. */
@@ -12,7 +12,7 @@ const deep = (levels: number) => `${'['.repeat(levels)}"x"${']'.repeat(levels)}`
  * complex, NUL and unpaired surrogates (which PostgreSQL cannot take, or stores altered).
  */
 describe('hostile values in record, query, member and login bodies', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let spaceId: number;
   let tableId: number;
@@ -20,7 +20,6 @@ describe('hostile values in record, query, member and login bodies', () => {
   let memberEmail: string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'Hostile')).id;
     const table = await createTable(ctx, world, spaceId, {
@@ -39,7 +38,6 @@ describe('hostile values in record, query, member and login bodies', () => {
     await post(`/api/table/${tableId}/records/create`, { data: { name: 'Second', notes: 'more', tags: ['blue'] } });
     memberEmail = (await createUser(ctx, world, 'Member')).email;
   });
-  afterAll(() => ctx.close());
 
   const post = (url: string, body: unknown) => call(ctx, 'POST', url, { key: world.accountKey, body });
   const postRaw = (url: string, payload: string) => call(ctx, 'POST', url, { key: world.accountKey, payload, headers: { 'content-type': 'application/json' } });
@@ -222,7 +220,7 @@ describe('hostile values in record, query, member and login bodies', () => {
 });
 
 describe('records responses over the response size limit', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp({ env: { TABULA_MAX_RESPONSE_MB: '1' } });
   let world: World;
   let tableId: number;
   let base: string;
@@ -232,7 +230,6 @@ describe('records responses over the response size limit', () => {
 
   beforeAll(async () => {
     // 1 MB instead of 80: three records of 400,000 characters go over it.
-    ctx = await buildTestApp({ env: { TABULA_MAX_RESPONSE_MB: '1' } });
     await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}`;
     world = await createAccount(ctx);
@@ -255,7 +252,6 @@ describe('records responses over the response size limit', () => {
     expect(updated.status).toBe(200);
     expect(updated.body.data.notes).toHaveLength(400_000);
   });
-  afterAll(() => ctx.close());
 
   const post = (url: string, body: unknown) => call(ctx, 'POST', url, { key: world.accountKey, body });
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSecondApp, buildTestApp, type TestContext } from '../build-test-app.js';
+import { type TestContext, useSecondApp, useTestApp } from '../build-test-app.js';
 import { call, createAccount, type Response, type World } from '../factories.js';
 import { closedPort, deleteRedisKeys, openRedis, redisUrl, uniqueRedisPrefix } from '../rate-limit/redis.js';
 
@@ -28,11 +28,7 @@ function expectRefused(response: Response, maxRetryAfter: number): void {
 }
 
 describe('login throttling', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx?.close());
+  const ctx = useTestApp();
 
   it('allows ten attempts per email and address a minute, then answers 429 with Retry-After even for the right password', async () => {
     const world = await createAccount(ctx);
@@ -83,13 +79,11 @@ describe('login throttling', () => {
 
 describe('login throttling behind a trusted proxy', () => {
   const proxy = '10.0.0.1';
-  let ctx: TestContext;
+  const ctx = useTestApp({ env: { TABULA_TRUST_PROXY: proxy } });
   let world: World;
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: { TABULA_TRUST_PROXY: proxy } });
     world = await createAccount(ctx);
   });
-  afterAll(() => ctx?.close());
 
   it('counts the client named by the proxy, and ignores X-Forwarded-For from anyone else', async () => {
     const viaProxy = (client: string, password: string) => attempt(ctx, world.ownerEmail, password, proxy, { 'x-forwarded-for': client });
@@ -107,21 +101,17 @@ describe('login throttling behind a trusted proxy', () => {
 
 describe('login throttling with Redis: counters and known addresses shared by every process', () => {
   let redis: Redis;
-  let prefix: string;
-  let first: TestContext;
-  let second: TestContext;
-  beforeAll(async () => {
+  const prefix = uniqueRedisPrefix();
+  beforeAll(() => {
     redis = openRedis();
-    prefix = uniqueRedisPrefix();
-    first = await buildTestApp({ env: { REDIS_URL: redisUrl }, redisPrefix: prefix });
-    second = await buildSecondApp(first.database, { env: { REDIS_URL: redisUrl }, redisPrefix: prefix });
   });
   afterAll(async () => {
-    await second?.close();
-    await first?.close();
     await deleteRedisKeys(redis, prefix);
     redis.disconnect();
   });
+  // Closed in reverse order (second, then first) before the keys above are deleted.
+  const first = useTestApp({ env: { REDIS_URL: redisUrl }, redisPrefix: prefix });
+  const second = useSecondApp(first, { env: { REDIS_URL: redisUrl }, redisPrefix: prefix });
 
   it('limits an email and address across processes', async () => {
     const world = await createAccount(first);
@@ -145,11 +135,7 @@ describe('login throttling with Redis: counters and known addresses shared by ev
 });
 
 describe('login throttling while Redis is unreachable', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } });
-  });
-  afterAll(() => ctx?.close());
+  const ctx = useTestApp(async () => ({ env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } }));
 
   it('keeps answering and counting in this process, successful logins included', async () => {
     const world = await createAccount(ctx);

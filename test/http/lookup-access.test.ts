@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { missingId } from '../access-fixture.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type Response, type World } from '../factories.js';
 
 /**
@@ -18,7 +18,7 @@ interface Caller {
 }
 
 describe('lookups into a space the caller cannot see', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let a: World;
   let s1: number;
   let s2: number;
@@ -35,7 +35,6 @@ describe('lookups into a space the caller cannot see', () => {
   const keys: Record<string, string> = {};
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     a = await createAccount(ctx);
     s1 = (await createSpace(ctx, a, 'S1')).id;
     s2 = (await createSpace(ctx, a, 'S2')).id;
@@ -77,7 +76,6 @@ describe('lookups into a space the caller cannot see', () => {
     keys.ownerPersonal = (await createKey(ctx, { userId: a.ownerId })).key;
     keys.ownerRestricted = (await createKey(ctx, { userId: a.ownerId, spaceIds: [s1] })).key;
   });
-  afterAll(() => ctx.close());
 
   const restrictedKey: Caller = { name: 'an account key restricted to S1', key: () => keys.restricted };
   const s1Admin: Caller = { name: "the personal key of S1's admin (no member of S2)", key: () => keys.admin };

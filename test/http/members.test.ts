@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createKey, createSpace, createUser, type World } from '../factories.js';
 
 const userNotFound = { error: { code: 'user_not_found', message: 'User not found' } };
 const memberNotFound = { error: { code: 'member_not_found', message: 'Member not found' } };
 
 describe('space members', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let other: World;
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     other = await createAccount(ctx);
   });
-  afterAll(() => ctx?.close());
 
   const post = (url: string, body?: unknown) => call(ctx, 'POST', url, { key: world.accountKey, body });
   const list = async (spaceId: number) => (await call(ctx, 'GET', `/api/space/${spaceId}/members/list`, { key: world.accountKey })).body;

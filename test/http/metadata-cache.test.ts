@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSecondApp, buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, useSecondApp, useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type Response, type World } from '../factories.js';
 
 /**
@@ -72,9 +72,9 @@ async function warm(target: TestContext, key: string, tableId: number, recordId:
 
 describe('metadata cache: changes by another process show in the very next answer', () => {
   /** Process A: its cache is warmed, then it must notice every change. */
-  let a: TestContext;
+  const a = useTestApp();
   /** Process B: a second app on the same database, which makes the changes. */
-  let b: TestContext;
+  const b = useSecondApp(a);
   let world: World;
   let spaceId: number;
 
@@ -108,14 +108,8 @@ describe('metadata cache: changes by another process show in the very next answe
   }
 
   beforeAll(async () => {
-    a = await buildTestApp();
-    b = await buildSecondApp(a.database);
     world = await createAccount(a);
     spaceId = (await createSpace(a, world, 'Metadata cache')).id;
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
   });
 
   describe('1. a revoked key answers 401 on every records endpoint', () => {

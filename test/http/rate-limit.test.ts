@@ -1,14 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { createAccount } from '../factories.js';
 import { accountLimit, defineRateLimitScenarios, expectRateLimited, expectRateLimitHeaders, listSpaces } from '../rate-limit/scenarios.js';
 
 describe('rate limits with in-process counters', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { TABULA_RATE_LIMIT_PER_MINUTE: String(accountLimit) } });
-  });
-  afterAll(() => ctx?.close());
+  const ctx = useTestApp({ env: { TABULA_RATE_LIMIT_PER_MINUTE: String(accountLimit) } });
   afterEach(() => {
     vi.useRealTimers();
   });

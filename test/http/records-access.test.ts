@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccessWorld, callAs, callerProfiles, missingId, type AccessWorld, type CallerProfile, type ErrorExpectation } from '../access-fixture.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
-import { call, login, type Response } from '../factories.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildAccessWorld, callAs, missingId, type AccessWorld, type CallerProfile, type ErrorExpectation } from '../access-fixture.js';
+import { describeAccessMatrix, type AccessRow, type Outcome } from '../access-matrix-runner.js';
+import { useTestApp } from '../build-test-app.js';
+import { call, login } from '../factories.js';
 
 /**
  * The eight record endpoints × every kind of caller (CONTRACT §2, §4, §5; seed "Authentication").
@@ -9,21 +10,21 @@ import { call, login, type Response } from '../factories.js';
  * as for a table that does not exist) → read-only key or reader role on a write (403).
  */
 
-interface Endpoint {
-  name: string;
-  method: 'GET' | 'POST';
+/** A record of T1, and the table the path names: T1, or one the caller must not see. */
+interface Target {
+  tid: number;
+  rid: number;
+}
+
+interface Endpoint extends AccessRow<Target> {
   write: boolean;
-  path(tid: number, rid: number): string;
-  body?(rid: number): unknown;
-  /** The happy path: the response body and its effect. */
-  checkOk(body: any, rid: number): Promise<void> | void;
 }
 
 const invalidTable: ErrorExpectation = { status: 400, code: 'invalid_table', message: 'Invalid Table' };
 const readOnlyRefusal = { status: 403 as const, code: 'read_only_key' };
 const readerRefusal = { status: 403 as const, code: 'reader_role' };
 
-function expectedOutcome(endpoint: Endpoint, caller: CallerProfile): ErrorExpectation | { status: 403; code: string } | 'ok' {
+function expectedOutcome(endpoint: Endpoint, caller: CallerProfile): Outcome {
   if (caller.authError) return caller.authError;
   const identity = caller.identity!;
   if (identity.account !== 'A' || identity.roleInS1 === null) return invalidTable;
@@ -32,20 +33,15 @@ function expectedOutcome(endpoint: Endpoint, caller: CallerProfile): ErrorExpect
   return 'ok';
 }
 
-const describeOutcome = (outcome: ReturnType<typeof expectedOutcome>) =>
-  outcome === 'ok' ? '200' : `${outcome.status} ${'message' in outcome ? outcome.message : outcome.code}`;
-
 describe('access matrix of the record endpoints', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: AccessWorld;
   let editorSession: string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await buildAccessWorld(ctx);
     editorSession = await login(ctx, world.users.editor.email, world.users.editor.password);
   });
-  afterAll(() => ctx.close());
 
   const ownerKey = () => world.a.accountKey;
   const base = (tid: number) => `/api/table/${tid}`;
@@ -64,7 +60,7 @@ describe('access matrix of the record endpoints', () => {
       name: 'POST /records/create',
       method: 'POST',
       write: true,
-      path: (tid) => `${base(tid)}/records/create`,
+      path: ({ tid }) => `${base(tid)}/records/create`,
       body: () => ({ data: { name: 'created', notes: 'by caller' } }),
       async checkOk(body) {
         expect(body).toMatchObject({ id: expect.any(Number), title: 'created', data: { name: 'created', notes: 'by caller' } });
@@ -75,16 +71,16 @@ describe('access matrix of the record endpoints', () => {
       name: 'GET /record/<id>/get',
       method: 'GET',
       write: false,
-      path: (tid, rid) => `${base(tid)}/record/${rid}/get`,
-      checkOk: (body, rid) => expect(body).toMatchObject({ id: rid, title: 'seed', data: { name: 'seed', notes: 'original' } }),
+      path: ({ tid, rid }) => `${base(tid)}/record/${rid}/get`,
+      checkOk: (body, _caller, { rid }) => expect(body).toMatchObject({ id: rid, title: 'seed', data: { name: 'seed', notes: 'original' } }),
     },
     {
       name: 'POST /record/<id>/update',
       method: 'POST',
       write: true,
-      path: (tid, rid) => `${base(tid)}/record/${rid}/update`,
+      path: ({ tid, rid }) => `${base(tid)}/record/${rid}/update`,
       body: () => ({ data: { notes: 'changed' } }),
-      async checkOk(body, rid) {
+      async checkOk(body, _caller, { rid }) {
         expect(body).toMatchObject({ id: rid, data: { name: 'seed', notes: 'changed' } });
         expect((await readAsOwner(rid)).body.data.notes).toBe('changed');
       },
@@ -93,8 +89,8 @@ describe('access matrix of the record endpoints', () => {
       name: 'POST /record/<id>/delete',
       method: 'POST',
       write: true,
-      path: (tid, rid) => `${base(tid)}/record/${rid}/delete`,
-      async checkOk(body, rid) {
+      path: ({ tid, rid }) => `${base(tid)}/record/${rid}/delete`,
+      async checkOk(body, _caller, { rid }) {
         expect(body).toStrictEqual({ id: rid, deleted: true });
         expect((await readAsOwner(rid)).status).toBe(400);
       },
@@ -103,15 +99,15 @@ describe('access matrix of the record endpoints', () => {
       name: 'POST /records/query',
       method: 'POST',
       write: false,
-      path: (tid) => `${base(tid)}/records/query`,
+      path: ({ tid }) => `${base(tid)}/records/query`,
       body: () => ({ limit: 1000 }),
-      checkOk: (body, rid) => expect(body).toContainEqual(expect.objectContaining({ id: rid, data: { name: 'seed', notes: 'original' } })),
+      checkOk: (body, _caller, { rid }) => expect(body).toContainEqual(expect.objectContaining({ id: rid, data: { name: 'seed', notes: 'original' } })),
     },
     {
       name: 'POST /records/count',
       method: 'POST',
       write: false,
-      path: (tid) => `${base(tid)}/records/count`,
+      path: ({ tid }) => `${base(tid)}/records/count`,
       body: () => ({}),
       checkOk: (body) => expect(body).toMatchObject({ count: expect.any(Number), total: expect.any(Number), total_approx: false, restricted: false }),
     },
@@ -119,103 +115,87 @@ describe('access matrix of the record endpoints', () => {
       name: 'POST /records/ids',
       method: 'POST',
       write: false,
-      path: (tid) => `${base(tid)}/records/ids`,
+      path: ({ tid }) => `${base(tid)}/records/ids`,
       body: () => ({}),
-      checkOk: (body, rid) => expect(body).toContain(rid),
+      checkOk: (body, _caller, { rid }) => expect(body).toContain(rid),
     },
     {
       name: 'POST /records/delete_batch',
       method: 'POST',
       write: true,
-      path: (tid) => `${base(tid)}/records/delete_batch`,
-      body: (rid) => ({ record_ids: [rid] }),
-      async checkOk(body, rid) {
+      path: ({ tid }) => `${base(tid)}/records/delete_batch`,
+      body: (_caller, { rid }) => ({ record_ids: [rid] }),
+      async checkOk(body, _caller, { rid }) {
         expect(body).toStrictEqual({ deleted: [rid], not_found: [] });
         expect((await readAsOwner(rid)).status).toBe(400);
       },
     },
   ];
 
-  function expectRefused(response: Response, outcome: Exclude<ReturnType<typeof expectedOutcome>, 'ok'>) {
-    expect(response.status, JSON.stringify(response.body)).toBe(outcome.status);
-    if ('message' in outcome) expect(response.body).toEqual({ error: { code: outcome.code, message: outcome.message } });
-    else expect(response.body.error.code).toBe(outcome.code);
-  }
+  /** The record and the table's ids, as the owner sees them: what a refused call leaves as it was. */
+  const snapshot = async ({ rid }: Target) => ({ record: (await readAsOwner(rid)).body, ids: await allIds() });
+  const freshTarget = async (): Promise<Target> => ({ tid: world.t1.id, rid: await freshRecord() });
+  /** The session tests' stand-in for the bodies and checks, which never depend on the caller. */
+  const editor = () => world.caller("editor's personal key");
 
-  for (const endpoint of endpoints) {
-    describe(endpoint.name, () => {
-      for (const profile of callerProfiles) {
-        const outcome = expectedOutcome(endpoint, profile);
-        it(`answers ${describeOutcome(outcome)} to ${profile.name}`, async () => {
-          const caller = world.caller(profile.name);
-          const rid = await freshRecord();
-          const before = (await readAsOwner(rid)).body;
-          const idsBefore = await allIds();
-          const response = await callAs(ctx, caller, endpoint.method, endpoint.path(world.t1.id, rid), endpoint.body?.(rid));
-          if (outcome === 'ok') {
-            expect(response.status, JSON.stringify(response.body)).toBe(200);
-            expect(response.headers['content-type']).toMatch(/^application\/json/);
-            await endpoint.checkOk(response.body, rid);
-          } else {
-            expectRefused(response, outcome);
-            expect((await readAsOwner(rid)).body).toEqual(before);
-            expect(await allIds()).toEqual(idsBefore);
-          }
-        });
-      }
-
-      it("answers another account's key on this table exactly as on a table id that does not exist", async () => {
-        const rid = await freshRecord();
+  describeAccessMatrix<Endpoint, Target>({
+    ctx,
+    world: () => world,
+    rows: endpoints,
+    expectedOutcome,
+    target: freshTarget,
+    snapshot,
+    hidden: {
+      name: "answers another account's key on this table exactly as on a table id that does not exist",
+      expected: () => invalidTable,
+      calls(_endpoint, { rid }) {
         const other = world.caller("another account's key");
         const own = world.caller('unrestricted account key');
-        const expected = { status: 400, body: { error: { code: invalidTable.code, message: invalidTable.message } } };
-        for (const [caller, tid] of [
-          [other, world.t1.id],
-          [other, missingId],
-          [own, missingId],
-          [own, world.bTable.id],
-        ] as const) {
-          const response = await callAs(ctx, caller, endpoint.method, endpoint.path(tid, rid), endpoint.body?.(rid));
-          expect({ status: response.status, body: response.body }).toEqual(expected);
-        }
+        return [
+          { caller: other, target: { tid: world.t1.id, rid } },
+          { caller: other, target: { tid: missingId, rid } },
+          { caller: own, target: { tid: missingId, rid } },
+          { caller: own, target: { tid: world.bTable.id, rid } },
+        ];
+      },
+      async afterwards({ rid }) {
         expect((await readAsOwner(rid)).status).toBe(200);
-      });
-
+      },
+    },
+    moreTests(endpoint) {
       it("lets an editor's session cookie in, a write when sent as Content-Type: application/json", async () => {
-        const rid = await freshRecord();
-        const response = await call(ctx, endpoint.method, endpoint.path(world.t1.id, rid), {
+        const target = await freshTarget();
+        const response = await call(ctx, endpoint.method, endpoint.path(target), {
           cookie: editorSession,
-          body: endpoint.method === 'POST' ? (endpoint.body?.(rid) ?? {}) : undefined,
+          body: endpoint.method === 'POST' ? (endpoint.body?.(editor(), target) ?? {}) : undefined,
         });
         expect(response.status, JSON.stringify(response.body)).toBe(200);
-        await endpoint.checkOk(response.body, rid);
+        await endpoint.checkOk(response.body, editor(), target);
       });
 
       if (endpoint.method === 'POST') {
         it('refuses a session request that is not sent as JSON with 415, changing nothing', async () => {
-          const rid = await freshRecord();
-          const before = (await readAsOwner(rid)).body;
-          const idsBefore = await allIds();
-          const body = endpoint.body?.(rid);
-          const response = await call(ctx, 'POST', endpoint.path(world.t1.id, rid), {
+          const target = await freshTarget();
+          const before = await snapshot(target);
+          const body = endpoint.body?.(editor(), target);
+          const response = await call(ctx, 'POST', endpoint.path(target), {
             cookie: editorSession,
             payload: body === undefined ? '' : new URLSearchParams({ json: JSON.stringify(body) }).toString(),
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
           });
           expect(response.status).toBe(415);
           expect(response.body.error.code).toBe('unsupported_media_type');
-          expect((await readAsOwner(rid)).body).toEqual(before);
-          expect(await allIds()).toEqual(idsBefore);
+          expect(await snapshot(target)).toEqual(before);
         });
       }
-    });
-  }
+    },
+  });
 
   it('answers a key restricted to another space with 400 Invalid Table on every record endpoint, and lets it into its own space', async () => {
     const caller = world.caller('account key restricted to S2');
-    const rid = await freshRecord();
+    const target = await freshTarget();
     for (const endpoint of endpoints) {
-      const response = await callAs(ctx, caller, endpoint.method, endpoint.path(world.t1.id, rid), endpoint.body?.(rid));
+      const response = await callAs(ctx, caller, endpoint.method, endpoint.path(target), endpoint.body?.(caller, target));
       expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: { error: { code: 'invalid_table', message: 'Invalid Table' } } });
     }
     const tableInS2 = await call(ctx, 'POST', `/api/space/${world.s2.id}/tables/create`, { key: world.a.accountKey, body: { name: 'In S2', fields: [{ name: 'Name', type: 'text' }] } });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/modules/auth/actor.js';
-import { buildSecondApp, buildTestApp, type TestContext } from '../build-test-app.js';
+import { type TestContext, useSecondApp, useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
 const statusOptions = [{ value: 'Open' }, { value: 'Closed' }, { value: 'Pending' }];
@@ -12,7 +12,7 @@ const statusOptions = [{ value: 'Open' }, { value: 'Closed' }, { value: 'Pending
  * show in the very next count, and `total` with it.
  */
 describe('records count cache', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let spaceId: number;
 
@@ -61,11 +61,9 @@ describe('records count cache', () => {
   }
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'Count cache')).id;
   });
-  afterAll(() => ctx.close());
 
   describe('within one process', () => {
     let tableId: number;
@@ -249,16 +247,14 @@ describe('records count cache', () => {
   });
 
   describe('across processes on the same database', () => {
-    let other: TestContext;
+    const other = useSecondApp(ctx);
     let tableId: number;
     const open = { where: { status: 'Open' } };
 
     beforeAll(async () => {
-      other = await buildSecondApp(ctx.database);
       tableId = await newTable('Shared');
       for (const status of ['Open', 'Open', 'Closed']) await create(tableId, { name: 'x', status, size: 1 });
     });
-    afterAll(() => other?.close());
 
     it('both processes see the same table', async () => {
       await expectCount(tableId, open, 2, 3, ctx);

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/modules/auth/actor.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
 const BIG = 1200;
 
 describe('records count and ids', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let actor: Actor;
   let spaceId: number;
@@ -16,12 +16,10 @@ describe('records count and ids', () => {
   const ids = (tableId: number, body: unknown) => post(`/api/table/${tableId}/records/ids`, body);
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'Counting')).id;
     actor = await ctx.container.services.keys.authenticateKey(world.accountKey, '127.0.0.1');
   });
-  afterAll(() => ctx.close());
 
   describe('on a small table', () => {
     let tableId: number;

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World } from '../factories.js';
 
 const datetimePattern = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 /** Create, get, update, delete and delete_batch of records: CONTRACT §4 and §5. */
 describe('record CRUD', () => {
-  let ctx: TestContext;
-  let world: World;
-  let spaceId: number;
   let nowMs = Date.parse('2024-05-01T10:00:00Z');
   const clock = { now: () => new Date(nowMs) };
+  const ctx = useTestApp({ clock });
+  let world: World;
+  let spaceId: number;
   const tick = (seconds = 61) => {
     nowMs += seconds * 1000;
   };
@@ -24,7 +24,6 @@ describe('record CRUD', () => {
   let adminKey: string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp({ clock });
     world = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'CRUD')).id;
     const editor = await createUser(ctx, world, 'Eve Editor');
@@ -50,7 +49,6 @@ describe('record CRUD', () => {
       })
     ).id;
   });
-  afterAll(() => ctx.close());
 
   const post = (url: string, body?: unknown, key: string = world.accountKey) => call(ctx, 'POST', url, { key, body });
   const create = (data: unknown, key?: string, table = tableId) => post(`/api/table/${table}/records/create`, { data }, key);

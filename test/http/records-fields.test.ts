@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type Response, type World } from '../factories.js';
 
 /**
@@ -8,7 +8,7 @@ import { addMember, call, createAccount, createKey, createSpace, createTable, cr
  * write leaves the stored record exactly as it was.
  */
 describe('record field values', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let spaceId: number;
   let otherWorld: World;
@@ -23,7 +23,6 @@ describe('record field values', () => {
   const options = [{ value: 'a' }, { value: 'b' }, { value: 'c' }];
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     otherWorld = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'Fields')).id;
@@ -60,7 +59,6 @@ describe('record field values', () => {
       })
     ).id;
   });
-  afterAll(() => ctx.close());
 
   const post = (url: string, body: unknown, key = world.accountKey) => call(ctx, 'POST', url, { key, body });
   const create = (data: Record<string, unknown>, key = world.accountKey, table = tableId) => post(`/api/table/${table}/records/create`, { data }, key);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/shared/clock.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World, everyFieldType } from '../factories.js';
 import { createRandom } from '../random.js';
 
@@ -130,12 +130,11 @@ function checkAnswer(endpoint: 'query' | 'count' | 'ids', response: { status: nu
 
 describe('records query on random bodies (property)'
 , () => {
-  let ctx: TestContext;
+  const ctx = useTestApp({ clock: fixedClock('2024-03-31T15:30:00Z') });
   let world: World;
   let tableId: number;
 
   beforeAll(async () => {
-    ctx = await buildTestApp({ clock: fixedClock('2024-03-31T15:30:00Z') });
     world = await createAccount(ctx);
     const space = await createSpace(ctx, world, 'Property');
     const target = await createTable(ctx, world, space.id, { name: 'Targets', fields: [{ name: 'Label', type: 'text' }] });
@@ -161,7 +160,6 @@ describe('records query on random bodies (property)'
       expect(created.status).toBe(200);
     }
   });
-  afterAll(() => ctx.close());
 
   // CI runs 20,000 bodies per engine (about 30 s); PROPERTY_RUNS changes it, PROPERTY_SEED replays a failure.
   it('answers 20,000 random query, count and ids bodies with 200 or a 4xx error body, never a 5xx', async () => {

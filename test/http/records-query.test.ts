@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/shared/clock.js';
 import { fixedClock } from '../../src/shared/clock.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World, everyFieldType } from '../factories.js';
 
 /** Every spelling of each operator the seed lists (aliases are case as given). */
@@ -29,7 +29,7 @@ const movableClock: Clock = { now: () => fixedClock(clockAt).now() };
 const byteCompare = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 describe('records query', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp({ clock: movableClock });
   let world: World;
   let member: { id: number; email: string };
   let memberKey: string;
@@ -65,7 +65,6 @@ describe('records query', () => {
   }
 
   beforeAll(async () => {
-    ctx = await buildTestApp({ clock: movableClock });
     world = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'Query')).id;
     member = await createUser(ctx, world, 'Member');
@@ -100,7 +99,6 @@ describe('records query', () => {
     };
     for (const [label, data] of Object.entries(rows)) item[label] = (await createRecord(itemsTable, data)).id;
   });
-  afterAll(() => ctx.close());
 
   describe('operators and aliases', () => {
     /**
@@ -577,7 +575,7 @@ describe('records query', () => {
   });
 
   describe('date tokens on a leap day', () => {
-    let leap: TestContext;
+    const leap = useTestApp({ clock: fixedClock('2024-02-29T10:00:00Z') });
     let leapWorld: World;
     let tableId: number;
     const expected: Record<string, string> = {
@@ -598,7 +596,6 @@ describe('records query', () => {
     };
 
     beforeAll(async () => {
-      leap = await buildTestApp({ clock: fixedClock('2024-02-29T10:00:00Z') });
       leapWorld = await createAccount(leap);
       const space = await createSpace(leap, leapWorld, 'Leap');
       tableId = (await createTable(leap, leapWorld, space.id, { name: 'Leap', fields: [{ id: 'day', name: 'Day', type: 'date' }, { id: 'moment', name: 'Moment', type: 'datetime' }] })).id;
@@ -606,7 +603,6 @@ describe('records query', () => {
         await call(leap, 'POST', `/api/table/${tableId}/records/create`, { key: leapWorld.accountKey, body: { data: { day, moment: `${day} 10:00:00` } } });
       }
     });
-    afterAll(() => leap.close());
 
     it('clamp months and years at the month end and keep Feb 29 where it exists', async () => {
       for (const [token, day] of Object.entries(expected)) {

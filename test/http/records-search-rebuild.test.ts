@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
 describe('search text after schema changes', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
   });
-  afterAll(() => ctx.close());
 
   it('no longer finds the text of a deleted searchable field, and still finds the other fields', async () => {
     const space = await createSpace(ctx, world);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
 describe('records search', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let tableId: number;
   /** Record ids by label. */
@@ -22,7 +22,6 @@ describe('records search', () => {
   };
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     const space = await createSpace(ctx, world, 'Search');
     const options = [{ value: 'Open' }, { value: 'Closed' }, { value: 'Überfällig' }];
@@ -50,7 +49,6 @@ describe('records search', () => {
     await create('empty', {});
     await create('numbers', { amount: 42, day: '2023-07-04', done: true });
   });
-  afterAll(() => ctx.close());
 
   it('matches a term anywhere in any text-like, select, email or url field, case-insensitively', async () => {
     expect(await search('quick')).toEqual(['fox']);

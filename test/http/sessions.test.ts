@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/shared/clock.js';
 import { buildAccessWorld, type AccessWorld } from '../access-fixture.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, login } from '../factories.js';
 
 const invalidCredentials = { error: { code: 'invalid_credentials', message: 'Invalid email or password' } };
@@ -16,13 +16,11 @@ function sessionCookieOf(response: { headers: Record<string, unknown> }): string
 }
 
 describe('sessions', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: AccessWorld;
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await buildAccessWorld(ctx);
   });
-  afterAll(() => ctx?.close());
 
   const postLogin = (body: unknown, headers?: Record<string, string>) => call(ctx, 'POST', '/api/auth/login', { body, headers });
   const me = (cookie?: string) => call(ctx, 'GET', '/api/auth/me', { cookie });
@@ -273,13 +271,9 @@ describe('sessions', () => {
 });
 
 describe('session lifetime', () => {
-  let ctx: TestContext;
   let current = new Date('2030-01-01T00:00:00Z');
   const clock: Clock = { now: () => new Date(current.getTime()) };
-  beforeAll(async () => {
-    ctx = await buildTestApp({ clock });
-  });
-  afterAll(() => ctx?.close());
+  const ctx = useTestApp({ clock });
 
   it('lasts 30 days: the cookie works a day before and gets 401 after', async () => {
     const owner = await createAccount(ctx);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/shared/secret-box.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createTable, createUser, type World } from '../factories.js';
 
 const s3Secret = 'S3-SECRET-wJalrXUtnFEMI-K7MDENG';
@@ -41,13 +41,11 @@ const storageKinds: Array<{ name: string; sent: Record<string, unknown>; shown: 
 ];
 
 describe('spaces', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
   });
-  afterAll(() => ctx?.close());
 
   const db = () => ctx.container.database.db;
   const post = (url: string, body?: unknown) => call(ctx, 'POST', url, { key: world.accountKey, body });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldColumnName, recordTableName } from '../../src/modules/fields/physical-names.js';
 import { buildSecondApp, buildTestApp, type TestContext } from '../build-test-app.js';
 import { createAccount, createSpace, createTable, type World } from '../factories.js';
+import { answersAtAll } from '../hang.js';
 import { testEngine } from '../test-database.js';
 
 /** Records made in one statement: the test needs volume, not realism. */
@@ -31,19 +32,6 @@ function stalledRequest(port: number, path: string, key: string, body: unknown):
     });
     socket.on('error', reject);
   });
-}
-
-/** Resolves with the call's result, or fails the test if the call has not answered after `seconds` (a hang, not a speed check). */
-async function answersAtAll<T>(call: Promise<T>, what: string, seconds = 20): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} never answered while the other request was outstanding`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([call, hang]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function post(base: string, path: string, key: string, body: unknown): Promise<{ status: number; body: any }> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World } from '../factories.js';
 import { fieldIds, physicalColumns, physicalTableExists } from '../schema-inspection.js';
 
@@ -7,18 +7,16 @@ import { fieldIds, physicalColumns, physicalTableExists } from '../schema-inspec
 const base = { required: false, editable_by: 'members', hidden: null };
 
 describe('tables', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   let spaceId: number;
   let companiesId: number;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
     spaceId = (await createSpace(ctx, world, 'CRM')).id;
     companiesId = (await createTable(ctx, world, spaceId, { name: 'Companies', fields: [{ name: 'Name', type: 'text' }] })).id;
   });
-  afterAll(() => ctx.close());
 
   const post = (url: string, body?: unknown, key: string = world.accountKey) => call(ctx, 'POST', url, { key, body });
   const get = (url: string, key: string = world.accountKey) => call(ctx, 'GET', url, { key });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createKey, createSpace, createTable, type World } from '../factories.js';
 
 const proxy = '10.0.0.1';
@@ -39,17 +39,15 @@ describe('TABULA_TRUST_PROXY in the configuration', () => {
 });
 
 describe('behind trusted proxies (TABULA_TRUST_PROXY set)', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp({ env: { TABULA_TRUST_PROXY: `${proxy},${outerProxies}` } });
   let world: World;
   let fenced: string;
   let proxyOnly: string;
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: { TABULA_TRUST_PROXY: `${proxy},${outerProxies}` } });
     world = await createAccount(ctx);
     fenced = (await createKey(ctx, { accountId: world.accountId, ipAllow: [clientNetwork] })).key;
     proxyOnly = (await createKey(ctx, { accountId: world.accountId, ipAllow: [`${proxy}/32`] })).key;
   });
-  afterAll(() => ctx?.close());
 
   const listSpaces = (key: string, remoteAddress: string, forwardedFor?: string) =>
     call(ctx, 'GET', '/api/spaces/list', { key, remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
@@ -104,13 +102,11 @@ describe('behind trusted proxies (TABULA_TRUST_PROXY set)', () => {
 });
 
 describe('without TABULA_TRUST_PROXY', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
   });
-  afterAll(() => ctx?.close());
 
   it('ignores X-Forwarded-For and X-Forwarded-Proto from everyone', async () => {
     const fenced = (await createKey(ctx, { accountId: world.accountId, ipAllow: [clientNetwork] })).key;
@@ -128,12 +124,11 @@ describe('without TABULA_TRUST_PROXY', () => {
 
 /** Over a real listening server, as a proxy would call it (app.inject sets no socket address chain). */
 describe('record get over real HTTP behind a trusted proxy on 127.0.0.1', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp({ env: { TABULA_TRUST_PROXY: '127.0.0.1' } });
   let base: string;
   let world: World;
   let recordPath: string;
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: { TABULA_TRUST_PROXY: '127.0.0.1' } });
     await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}`;
     world = await createAccount(ctx);
@@ -142,7 +137,6 @@ describe('record get over real HTTP behind a trusted proxy on 127.0.0.1', () => 
     const created = await call(ctx, 'POST', `/api/table/${table.id}/records/create`, { key: world.accountKey, body: { data: { heading: 'Hello' } } });
     recordPath = `/api/table/${table.id}/record/${created.body.id}/get`;
   });
-  afterAll(() => ctx?.close());
 
   async function get(key: string, forwardedFor?: string): Promise<{ status: number; body: unknown }> {
     const response = await fetch(`${base}${recordPath}`, { headers: { authorization: `Bearer ${key}`, ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) } });

@@ -87,6 +87,16 @@ export class RedisProxy {
     this.held ??= [];
   }
 
+  /**
+   * The names of the commands held back since `hang()` (`get`, `evalsha`, …), in order: what
+   * the app sent to a Redis that stopped answering.
+   */
+  heldCommands(): string[] {
+    const byConnection = new Map<net.Socket, Buffer[]>();
+    for (const { upstream, chunk } of this.held ?? []) byConnection.set(upstream, [...(byConnection.get(upstream) ?? []), chunk]);
+    return [...byConnection.values()].flatMap((chunks) => commandNames(Buffer.concat(chunks)));
+  }
+
   /** Lets the held commands through, then forwards as usual again. */
   resume(): void {
     const held = this.held ?? [];
@@ -101,6 +111,33 @@ export class RedisProxy {
     for (const socket of this.sockets) socket.destroy();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** The command names in a stream of RESP requests (arrays of bulk strings); a cut-off last command is left out. */
+function commandNames(stream: Buffer): string[] {
+  const text = stream.toString('latin1'); // one character per byte, so RESP lengths index the text
+  const names: string[] = [];
+  let at = 0;
+  const readLine = (): string | null => {
+    const end = text.indexOf('\r\n', at);
+    if (end < 0) return null;
+    const line = text.slice(at, end);
+    at = end + 2;
+    return line;
+  };
+  while (at < text.length) {
+    const header = readLine();
+    if (header === null || !header.startsWith('*')) break;
+    let name: string | null = null;
+    for (let argument = 0; argument < Number(header.slice(1)); argument += 1) {
+      const size = readLine();
+      if (size === null || !size.startsWith('$') || at + Number(size.slice(1)) + 2 > text.length) return names;
+      if (argument === 0) name = text.slice(at, at + Number(size.slice(1))).toLowerCase();
+      at += Number(size.slice(1)) + 2;
+    }
+    if (name !== null) names.push(name);
+  }
+  return names;
 }
 
 /** Polls until `check` holds (or throws after `timeoutMs`). */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
 import { createAccount, createKey, type World } from '../factories.js';
 
 /**
@@ -8,14 +8,12 @@ import { createAccount, createKey, type World } from '../factories.js';
  * revocation or skips the address allow-list.
  */
 describe('authenticateCachedKey', () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let world: World;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     world = await createAccount(ctx);
   });
-  afterAll(() => ctx.close());
 
   const keys = () => ctx.container.services.keys;
 

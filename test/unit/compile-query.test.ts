@@ -10,14 +10,15 @@ import {
   SqliteQueryCompiler,
   type RawBuilder,
 } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getDialect, type DialectName } from '../../src/db/dialect.js';
 import type { Actor } from '../../src/modules/auth/actor.js';
 import { compileConditions, compileOrder, compileSearch, type FilterEnvironment } from '../../src/modules/records/query/compile-query.js';
 import { parseQueryBody } from '../../src/modules/records/query/parse-query.js';
 import type { Field } from '../../src/modules/fields/field.js';
 import { fixedClock } from '../../src/shared/clock.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
+import { buildField } from '../field-builder.js';
 import { call, createAccount, createSpace, createTable } from '../factories.js';
 import { testEngine } from '../test-database.js';
 
@@ -34,9 +35,10 @@ function compileOnly(name: DialectName): Kysely<any> {
 }
 
 let nextFieldId = 1;
+/** Ids (and so column names `f_<id>`) in order of creation. */
 function field(slug: string, type: Field['type'], extra: Partial<Field> = {}): Field {
   const id = nextFieldId++;
-  return { id, tableId: 1, slug, name: slug, type, multiple: false, required: false, editableBy: 'members', hidden: null, settings: {}, position: id, ...extra };
+  return buildField({ id, slug, name: slug, type, position: id, ...extra });
 }
 
 const fields = new Map(
@@ -189,11 +191,10 @@ describe('search limited to the first matches', () => {
 });
 
 describe(`search index use in the ${testEngine} plan`, () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let table: string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     const world = await createAccount(ctx);
     const space = await createSpace(ctx, world, 'Plans');
     const created = await createTable(ctx, world, space.id, { name: 'Plan', fields: [{ id: 'name', name: 'Name', type: 'text' }] });
@@ -202,7 +203,6 @@ describe(`search index use in the ${testEngine} plan`, () => {
       await call(ctx, 'POST', `/api/table/${created.id}/records/create`, { key: world.accountKey, body: { data: { name } } });
     }
   });
-  afterAll(() => ctx.close());
 
   it('a search query reads through the index (FTS5 table on SQLite, _search GIN index on PostgreSQL)', async () => {
     const { db, dialect } = ctx.container.database;

@@ -10,6 +10,7 @@ import {
   uniqueSlug,
 } from '../../src/modules/fields/field-definition.js';
 import type { Field } from '../../src/modules/fields/field.js';
+import { buildField } from '../field-builder.js';
 
 /** Tables 7 and 8 are visible to the caller; nothing else is. */
 const ctx: SettingsContext = { accountId: 1, isVisibleTable: async (tableId) => tableId === 7 || tableId === 8 };
@@ -24,23 +25,6 @@ async function rejection(promise: Promise<unknown>) {
     return error as { status: number; code: string; message: string };
   }
   throw new Error('expected a rejection');
-}
-
-function existing(overrides: Partial<Field>): Field {
-  return {
-    id: 11,
-    tableId: 3,
-    slug: 'field',
-    name: 'Field',
-    type: 'text',
-    multiple: false,
-    required: false,
-    editableBy: 'members',
-    hidden: null,
-    settings: {},
-    position: 0,
-    ...overrides,
-  };
 }
 
 describe('slugify', () => {
@@ -235,28 +219,28 @@ describe('parseFieldUpdate', () => {
   const update = (current: Field, changes: unknown, taken: ReadonlySet<string> = none) => parseFieldUpdate(changes, current, taken, ctx);
 
   it('keeps everything not given', async () => {
-    const current = existing({ slug: 'status', name: 'Status', required: true, editableBy: 'admins', hidden: 'always' });
+    const current = buildField({ slug: 'status', name: 'Status', required: true, editableBy: 'admins', hidden: 'always' });
     expect(await update(current, {})).toEqual({ slug: 'status', name: 'Status', type: 'text', multiple: false, required: true, editableBy: 'admins', hidden: 'always', settings: {} });
   });
 
   it('renames the slug and the name, and resets hidden with null', async () => {
-    const draft = await update(existing({ hidden: 'always' }), { id: 'renamed', name: 'Renamed', hidden: null });
+    const draft = await update(buildField({ hidden: 'always' }), { id: 'renamed', name: 'Renamed', hidden: null });
     expect(draft).toMatchObject({ slug: 'renamed', name: 'Renamed', hidden: null });
   });
 
   it('accepts the unchanged type and multiple', async () => {
-    const current = existing({ type: 'select', multiple: true, settings: { options: [] } });
+    const current = buildField({ type: 'select', multiple: true, settings: { options: [] } });
     expect((await update(current, { type: 'select', multiple: true })).multiple).toBe(true);
   });
 
   it('merges new settings over the current ones', async () => {
-    const current = existing({ type: 'select', settings: { options: [{ value: 'a' }] } });
+    const current = buildField({ type: 'select', settings: { options: [{ value: 'a' }] } });
     expect((await update(current, { options: [{ value: 'b', color: 'blue' }] })).settings).toEqual({ options: [{ value: 'b', color: 'blue' }] });
-    expect((await update(existing({ type: 'number', settings: { decimals: 2 } }), { decimals: null })).settings).toEqual({ decimals: null });
+    expect((await update(buildField({ type: 'number', settings: { decimals: 2 } }), { decimals: null })).settings).toEqual({ decimals: null });
   });
 
   it('leaves a lookup field editable once its target table is gone', async () => {
-    const current = existing({ type: 'lookup', settings: { table_id: 99 } });
+    const current = buildField({ type: 'lookup', settings: { table_id: 99 } });
     expect((await update(current, { name: 'Company' })).settings).toEqual({ table_id: 99 });
   });
 
@@ -271,13 +255,13 @@ describe('parseFieldUpdate', () => {
     [{ surprise: 1 }, /unknown property "surprise"/],
     [{ required: 1 }, /required must be a boolean/],
   ])('rejects %j', async (changes, message) => {
-    const error = await rejection(update(existing({}), changes, new Set(['taken'])));
+    const error = await rejection(update(buildField(), changes, new Set(['taken'])));
     expect(error.code).toBe('invalid_field_definition');
     expect(error.message).toMatch(message);
   });
 
   it('refuses to retarget a lookup field', async () => {
-    const error = await rejection(update(existing({ type: 'lookup', settings: { table_id: 7 } }), { table_id: 8 }));
+    const error = await rejection(update(buildField({ type: 'lookup', settings: { table_id: 7 } }), { table_id: 8 }));
     expect(error.message).toMatch(/table_id of a lookup field cannot be changed/);
   });
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/modules/auth/actor.js';
 import { compileConditions, compileOrder, type FilterEnvironment } from '../../src/modules/records/query/compile-query.js';
 import { parseQueryBody } from '../../src/modules/records/query/parse-query.js';
@@ -8,7 +8,7 @@ import { fieldIndexName } from '../../src/modules/fields/physical-names.js';
 import { ensureFieldIndex } from '../../src/modules/tables/table-indexes.js';
 import { listFields } from '../../src/modules/tables/tables.repository.js';
 import { fixedClock } from '../../src/shared/clock.js';
-import { buildTestApp, type TestContext } from '../build-test-app.js';
+import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable } from '../factories.js';
 import { testEngine } from '../test-database.js';
 
@@ -20,7 +20,7 @@ import { testEngine } from '../test-database.js';
  * creating a second index or metadata row, an unknown field accepted.
  */
 describe(`one-field indexes and their plans (${testEngine})`, () => {
-  let ctx: TestContext;
+  const ctx = useTestApp();
   let db: Kysely<any>;
   let tableId: number;
   let fields: Map<string, Field>;
@@ -28,7 +28,6 @@ describe(`one-field indexes and their plans (${testEngine})`, () => {
   let key: string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     db = ctx.container.database.db as unknown as Kysely<any>;
     const world = await createAccount(ctx);
     key = world.accountKey;
@@ -60,7 +59,6 @@ describe(`one-field indexes and their plans (${testEngine})`, () => {
     const actor = { accountId: world.accountId, userId: world.ownerId } as Actor;
     env = { actor, dialect: ctx.container.database.dialect, clock: fixedClock('2024-03-31T15:30:00Z'), resolveUserReference: async () => null, isVisibleTable: async () => true };
   });
-  afterAll(() => ctx.close());
 
   const indexOf = (slug: string) => fieldIndexName(fields.get(slug)!);
 

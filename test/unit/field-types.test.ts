@@ -11,27 +11,16 @@ import type { ReadContext, WriteContext } from '../../src/modules/fields/value-c
 import { FieldValueError } from '../../src/modules/fields/value-helpers.js';
 import type { Field } from '../../src/modules/fields/field.js';
 import { ValidationError } from '../../src/shared/errors.js';
+import { buildField } from '../field-builder.js';
 
 /**
  * The pure half of the field types: write value → stored value (`toStored`) and stored column
  * values → API values (`readMany`), for the types that never ask the database.
  */
 
-function field(overrides: Partial<Field> & Pick<Field, 'type'>): Field {
-  return {
-    id: 1,
-    tableId: 1,
-    slug: overrides.type === 'select' ? 'status' : `my_${overrides.type}`,
-    name: 'A field',
-    multiple: false,
-    required: false,
-    editableBy: 'members',
-    hidden: null,
-    settings: {},
-    position: 0,
-    ...overrides,
-  };
-}
+/** One field of `type`, with the slug and name its messages show. */
+const field = (overrides: Partial<Field> & Pick<Field, 'type'>): Field =>
+  buildField({ slug: overrides.type === 'select' ? 'status' : `my_${overrides.type}`, name: 'A field', ...overrides });
 
 /** These types never look anything up: any use of the context is a bug. */
 const unusable = (): never => {
