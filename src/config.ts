@@ -23,7 +23,7 @@ export interface Config {
   readonly queryTimeoutMs: number;
   /** Record queries run at once per process (SQLite: worker threads; PostgreSQL: their own pool). */
   readonly queryConcurrency: number;
-  /** A connection that neither sends nor takes a byte for this long is closed (a client that stopped reading). */
+  /** Once an answer starts, a connection that takes no byte of it for this long is closed (a client that stopped reading). */
   readonly sendTimeoutMs: number;
   /**
    * Addresses or CIDR ranges of the proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are
