@@ -216,16 +216,17 @@ export async function countRecords(db: Db, tableId: number, where: RawBuilder<bo
 }
 
 /**
- * Every matching id in order, as the comma-separated text of a JSON array's inside. One
- * statement aggregates them, so nothing (connection, worker, snapshot) stays held while the
- * answer is sent, however slowly the client reads it; the text costs about 8 bytes an id.
+ * Every matching id in order, as the comma-separated text of a JSON array's inside, with the
+ * metadata version the statement saw. One statement aggregates them, so nothing (connection,
+ * worker, snapshot) stays held while the answer is sent, however slowly the client reads it;
+ * the text costs about 8 bytes an id.
  */
-export async function readRecordIdList(db: Db, tableId: number, where: RawBuilder<boolean> | null, orderBy: readonly RawBuilder<unknown>[], bounds: QueryBounds): Promise<string> {
-  let query = db.selectFrom(recordTableName(tableId)).select(bounds.dialect.idList(orderBy).as('ids'));
+export async function readRecordIdList(db: Db, tableId: number, where: RawBuilder<boolean> | null, orderBy: readonly RawBuilder<unknown>[], bounds: QueryBounds): Promise<{ ids: string; version: number }> {
+  let query = db.selectFrom(recordTableName(tableId)).select([bounds.dialect.idList(orderBy).as('ids'), metadataVersionColumn.as('metadata_version')]);
   const condition = guarded(bounds, where);
   if (condition) query = query.where(condition);
   const [row] = await runBoundedRead(db, query.compile(), bounds.caller);
-  return row.ids;
+  return { ids: row.ids, version: Number(row.metadata_version) };
 }
 
 export async function deleteRecords(db: Db, tableId: number, recordIds: readonly number[]): Promise<number[]> {

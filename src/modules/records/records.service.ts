@@ -388,8 +388,8 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     listIds(actor: Actor, tableId: number, body: unknown): Promise<string> {
       return onTable(actor, tableId, async (attempt) => {
         const { where, orderBy } = await parse(attempt, body, 'ids');
-        const ids = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
-        await confirmCurrentMetadata(attempt);
+        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
+        attempt.reads.confirm(version);
         return `[${ids}]`;
       });
     },
