@@ -62,6 +62,14 @@ const catalogue = {
   viewNotFound: { code: 'view_not_found', status: 500 },
   notAuthorized: { code: 'not_authorized', status: 500 },
 
+  // 502, 504, 507: a file storage (managed, or a space's own server) failed the service
+  storageFailed: { code: 'storage_failed', status: 502 },
+  storageUnavailable: { code: 'storage_unavailable', status: 502 },
+  storageCredentialsRefused: { code: 'storage_credentials_refused', status: 502 },
+  storageFileMissing: { code: 'storage_file_missing', status: 502 },
+  storageTimeout: { code: 'storage_timeout', status: 504 },
+  storageFull: { code: 'storage_full', status: 507 },
+
   // 503 Service Unavailable: worth trying again
   queryTimeout: { code: 'query_timeout', status: 503 },
   databaseBusy: { code: 'database_busy', status: 503 },

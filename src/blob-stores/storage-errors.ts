@@ -1,0 +1,48 @@
+import { AppError, ErrorCode } from '../shared/errors.js';
+
+/**
+ * A storage that failed the service: refused, unreachable, too slow, or refusing the
+ * credentials. Answered as 502/504 with a message that names the storage and what went wrong,
+ * never the protocol's own error or a stack trace (that goes to the log with the cause).
+ */
+export class StorageError extends AppError {}
+
+/** The metadata names a blob that its storage does not have (removed behind the service's back). */
+export class BlobNotFoundError extends StorageError {
+  constructor(label: string, key: string) {
+    super(ErrorCode.storageFileMissing, `The file is missing from ${label} (${key})`);
+  }
+}
+
+const unreachable = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED']);
+const timedOut = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'TimeoutError', 'RequestTimeout']);
+const credentialsRefused = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden', 'InvalidToken', 'ExpiredToken']);
+
+function codeOf(error: unknown): string {
+  const { code, name, Code } = (error ?? {}) as { code?: unknown; name?: unknown; Code?: unknown };
+  for (const candidate of [code, Code, name]) if (typeof candidate === 'string' || typeof candidate === 'number') return String(candidate);
+  return '';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Any driver's failure → a StorageError naming `label`. The drivers call it once, around every
+ * operation, so no protocol error reaches a client or the command line untranslated.
+ */
+export function translateStorageError(error: unknown, label: string): Error {
+  if (error instanceof AppError) return error;
+  const code = codeOf(error);
+  const message = messageOf(error);
+  const inner = error instanceof AggregateError ? error.errors.map(codeOf) : [];
+  const wrap = (errorCode: ConstructorParameters<typeof StorageError>[0], text: string) => new StorageError(errorCode, text, { cause: error });
+  if (unreachable.has(code) || (inner.length > 0 && inner.every((c) => unreachable.has(c)))) return wrap(ErrorCode.storageUnavailable, `Storage unavailable: ${label} cannot be reached (${code || inner[0]})`);
+  if (timedOut.has(code) || /timed? ?out/i.test(message)) return wrap(ErrorCode.storageTimeout, `Storage timed out: ${label} did not answer in time`);
+  if (credentialsRefused.has(code) || code === '530' || /authentication|login incorrect|permission denied/i.test(message)) {
+    return wrap(ErrorCode.storageCredentialsRefused, `Storage refused the credentials: ${label} (${code || 'authentication failed'})`);
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') return wrap(ErrorCode.storageFull, `Storage full: ${label} has no space left`);
+  return wrap(ErrorCode.storageFailed, `Storage failed: ${label} (${code || message.slice(0, 120)})`);
+}
