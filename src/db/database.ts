@@ -120,7 +120,7 @@ function openPostgres(url: string, bounds: QueryBounds): Database {
 
 /** Applies pending migrations; safe to call from several processes (Kysely takes a lock). */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider: createMigrationProvider(database.dialect) });
+  const migrator = new Migrator({ db: database.db, provider: createMigrationProvider(database.dialect.name) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

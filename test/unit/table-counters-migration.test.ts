@@ -108,7 +108,7 @@ describe(`table counters migration (${testEngine})`, () => {
     database = await createTestDatabase();
     opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     db = opened.db as unknown as Kysely<any>;
-    const migrator = new Migrator({ db, provider: createMigrationProvider(opened.dialect) });
+    const migrator = new Migrator({ db, provider: createMigrationProvider(opened.dialect.name) });
     const { error, results } = await migrator.migrateTo('0002-search');
     if (error) throw error;
     expect(results?.map((r) => [r.migrationName, r.status])).toEqual([

@@ -1,19 +1,24 @@
-import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from '../dialect.js';
+import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { DialectName } from '../dialect.js';
+
+/** An auto-incrementing integer primary key `id`, as this release made it (migrations never call current code). */
+function addIdColumn<T extends string>(dialect: DialectName, table: CreateTableBuilder<T, any>): CreateTableBuilder<T, any> {
+  return dialect === 'sqlite'
+    ? table.addColumn('id', 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement())
+    : table.addColumn('id', 'serial', (c: ColumnDefinitionBuilder) => c.primaryKey());
+}
 
 /** Accounts, users, spaces, members, tables, fields, indexes, API keys, sessions. Frozen once released. */
-export function foundationMigration(dialect: Dialect): Migration {
+export function foundationMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
       const schema = db.schema;
-      await dialect
-        .addIdColumn(schema.createTable('accounts'))
+      await addIdColumn(dialect, schema.createTable('accounts'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('owner_user_id', 'integer')
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await dialect
-        .addIdColumn(schema.createTable('users'))
+      await addIdColumn(dialect, schema.createTable('users'))
         .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('email', 'text', (c) => c.notNull().unique())
         .addColumn('name', 'text', (c) => c.notNull())
@@ -21,8 +26,7 @@ export function foundationMigration(dialect: Dialect): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await dialect
-        .addIdColumn(schema.createTable('spaces'))
+      await addIdColumn(dialect, schema.createTable('spaces'))
         .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('storage_json', 'text', (c) => c.notNull())
@@ -39,8 +43,7 @@ export function foundationMigration(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('members_pk', ['space_id', 'user_id'])
         .execute();
       await schema.createIndex('members_user').on('members').column('user_id').execute();
-      await dialect
-        .addIdColumn(schema.createTable('tables'))
+      await addIdColumn(dialect, schema.createTable('tables'))
         .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('space_id', 'integer', (c) => c.notNull().references('spaces.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
@@ -57,8 +60,7 @@ export function foundationMigration(dialect: Dialect): Migration {
         .addColumn('table_id', 'integer', (c) => c.primaryKey().references('tables.id').onDelete('cascade'))
         .addColumn('row_count', 'bigint', (c) => c.notNull())
         .execute();
-      await dialect
-        .addIdColumn(schema.createTable('fields'))
+      await addIdColumn(dialect, schema.createTable('fields'))
         .addColumn('table_id', 'integer', (c) => c.notNull().references('tables.id').onDelete('cascade'))
         .addColumn('slug', 'text', (c) => c.notNull())
         .addColumn('name', 'text', (c) => c.notNull())
@@ -67,15 +69,13 @@ export function foundationMigration(dialect: Dialect): Migration {
         .addColumn('position', 'integer', (c) => c.notNull())
         .addUniqueConstraint('fields_table_slug', ['table_id', 'slug'])
         .execute();
-      await dialect
-        .addIdColumn(schema.createTable('table_indexes'))
+      await addIdColumn(dialect, schema.createTable('table_indexes'))
         .addColumn('table_id', 'integer', (c) => c.notNull().references('tables.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('field_ids_json', 'text', (c) => c.notNull())
         .addUniqueConstraint('table_indexes_name', ['table_id', 'name'])
         .execute();
-      await dialect
-        .addIdColumn(schema.createTable('api_keys'))
+      await addIdColumn(dialect, schema.createTable('api_keys'))
         .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())

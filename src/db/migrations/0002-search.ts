@@ -1,11 +1,11 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
 
 /** PostgreSQL substring search needs pg_trgm (a trusted extension: the database owner may create it). */
-export function searchMigration(dialect: Dialect): Migration {
+export function searchMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
-      if (dialect.name === 'postgres') await sql`create extension if not exists pg_trgm`.execute(db);
+      if (dialect === 'postgres') await sql`create extension if not exists pg_trgm`.execute(db);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
 
 /** Shards per table on PostgreSQL: concurrent writers rarely share a counter row. */
 const counterShards = 16;
@@ -12,9 +12,9 @@ const counterShards = 16;
  *
  * On PostgreSQL the single counter row serialised every insert of a table behind the previous
  * one's commit; rows are now spread over shards picked by backend and summed on read.
- * Frozen once released: it calls the dialect's trigger definition as it stands at release.
+ * Frozen once released.
  */
-export function tableCountersMigration(dialect: Dialect): Migration {
+export function tableCountersMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema
@@ -26,7 +26,7 @@ export function tableCountersMigration(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('table_counters_pk', ['table_id', 'shard'])
         .execute();
       await sql`insert into table_counters (table_id, shard, row_count, change_count) select table_id, 0, row_count, 0 from table_row_counts`.execute(db);
-      if (dialect.name === 'postgres') {
+      if (dialect === 'postgres') {
         await sql`create or replace function tabula_count_rows() returns trigger language plpgsql as $$
           declare delta bigint := 0;
           begin
@@ -48,9 +48,9 @@ export function tableCountersMigration(dialect: Dialect): Migration {
 }
 
 /** The counter triggers of one record table, as this release made them (migrations never call current code). */
-async function createCounterTriggers(db: Kysely<any>, dialect: Dialect, tableId: number): Promise<void> {
+async function createCounterTriggers(db: Kysely<any>, dialect: DialectName, tableId: number): Promise<void> {
   const base = sql.table(`rec_${tableId}`);
-  if (dialect.name === 'sqlite') {
+  if (dialect === 'sqlite') {
     for (const [event, delta] of [['insert', 1], ['delete', -1], ['update', 0]] as const) {
       await sql`create trigger ${sql.id(`rec_${tableId}_count_${event}`)} after ${sql.raw(event)} on ${base} begin
         update table_counters set row_count = row_count + ${sql.lit(delta)}, change_count = change_count + 1

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
 
 /** The tables whose rows per-process caches keep: identities, keys, memberships and schemas. */
 export const metadataTables = ['accounts', 'users', 'api_keys', 'spaces', 'members', 'tables', 'fields'] as const;
@@ -14,7 +14,7 @@ export const metadataTables = ['accounts', 'users', 'api_keys', 'spaces', 'membe
  * other lock of the transaction is held, so the counter row is always the last lock taken
  * and two metadata writers cannot deadlock on it. Frozen once released.
  */
-export function metadataVersionMigration(dialect: Dialect): Migration {
+export function metadataVersionMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema
@@ -23,7 +23,7 @@ export function metadataVersionMigration(dialect: Dialect): Migration {
         .addColumn('version', 'bigint', (c) => c.notNull())
         .execute();
       await sql`insert into metadata_version (id, version) values (1, 1)`.execute(db);
-      if (dialect.name === 'postgres') {
+      if (dialect === 'postgres') {
         await sql`create function tabula_bump_metadata_version() returns trigger language plpgsql as $$
           begin
             update metadata_version set version = version + 1 where id = 1;

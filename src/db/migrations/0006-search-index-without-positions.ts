@@ -1,15 +1,15 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
 
 /**
  * SQLite search indexes made before this release kept each trigram's positions; today's keep
- * only which records hold it (see the dialect). Each is made anew and filled from its table's
+ * only which records hold it (see src/modules/records/search/sqlite.ts). Each is made anew and filled from its table's
  * `_search` column, about ten seconds per million records, reported as it goes.
  */
-export function searchIndexWithoutPositionsMigration(dialect: Dialect): Migration {
+export function searchIndexWithoutPositionsMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
-      if (dialect.name !== 'sqlite') return;
+      if (dialect !== 'sqlite') return;
       const tables = await db.selectFrom('tables').select('id').orderBy('id').execute();
       for (const [index, { id }] of tables.entries()) {
         const table = `rec_${id}`;

@@ -1,5 +1,5 @@
 import type { Migration, MigrationProvider } from 'kysely';
-import type { Dialect } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
 import { foundationMigration } from './0001-foundation.js';
 import { searchMigration } from './0002-search.js';
 import { tableCountersMigration } from './0003-table-counters.js';
@@ -7,8 +7,11 @@ import { searchMergingMigration } from './0004-search-merging.js';
 import { metadataVersionMigration } from './0005-metadata-version.js';
 import { searchIndexWithoutPositionsMigration } from './0006-search-index-without-positions.js';
 
-/** Migrations live in code (no file-system scanning), so the built binary carries them. */
-export function createMigrationProvider(dialect: Dialect): MigrationProvider {
+/**
+ * Migrations live in code (no file-system scanning), so the built binary carries them. They get
+ * the engine's name only, never the Dialect: each carries its DDL as released.
+ */
+export function createMigrationProvider(dialect: DialectName): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
