@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSecondApp, type TestContext } from '../build-test-app.js';
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.js';
 import { createMigrationProvider } from '../../src/db/migrations/index.js';
+import { recordSearchOf } from '../../src/modules/records/search/index.js';
 import { recordTableSignature } from '../schema-inspection.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
 
@@ -63,7 +64,7 @@ describe(`table counters migration (${testEngine})`, () => {
       .addColumn('_search', 'text')
       .addColumn(`f_${fieldId}`, 'text')
       .execute();
-    await opened.dialect.createSearchIndex(db, `rec_${tableId}`);
+    await recordSearchOf(testEngine).createIndex(db, `rec_${tableId}`);
     // At 0002 an FTS5 index kept trigram positions and had the default automerge of 4; the
     // triggers were today's, and name the index, which is made anew here as it was then.
     if (testEngine === 'sqlite') {
@@ -241,7 +242,7 @@ describe(`table counters migration (${testEngine})`, () => {
       const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${`rec_${fullId}`} and indexname = ${`rec_${fullId}_search`}`.execute(db);
       expect(rows).toHaveLength(1);
     }
-    const { rows } = await sql<{ n: number }>`select count(*) as n from ${recordTable(fullId)} where ${opened.dialect.searchCondition(`rec_${fullId}`, ['gamma'])}`.execute(db);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${recordTable(fullId)} where ${recordSearchOf(testEngine).condition(`rec_${fullId}`, ['gamma'])}`.execute(db);
     expect(Number(rows[0].n)).toBe(1);
   });
 

@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { Field } from '../fields/field.js';
 import { getFieldType } from '../fields/registry.js';
 import { fieldColumnName, fieldIndexName, recordTableName } from '../fields/physical-names.js';
+import { createSearchIndexAndCounters, dropSearchIndex } from '../records/search-and-counters.service.js';
 
 /**
  * The physical side of a user table (names: physical-names.ts). Every function runs inside the
@@ -23,8 +24,7 @@ export async function createRecordTable(db: Kysely<any>, dialect: Dialect, table
     .addColumn('_search', 'text');
   for (const field of fields) builder = builder.addColumn(fieldColumnName(field.id), columnType(dialect, field));
   await builder.execute();
-  await dialect.createSearchIndex(db, recordTableName(tableId));
-  await dialect.createCounterTriggers(db, tableId);
+  await createSearchIndexAndCounters(db, dialect.name, tableId);
 }
 
 export async function addFieldColumn(db: Kysely<any>, dialect: Dialect, field: Field): Promise<void> {
@@ -38,7 +38,7 @@ export async function dropFieldColumn(db: Kysely<any>, field: Field): Promise<vo
 }
 
 export async function dropRecordTable(db: Kysely<any>, dialect: Dialect, tableId: number): Promise<void> {
-  await dialect.dropSearchIndex(db, recordTableName(tableId));
+  await dropSearchIndex(db, dialect.name, tableId);
   await db.schema.dropTable(recordTableName(tableId)).ifExists().execute();
 }
 

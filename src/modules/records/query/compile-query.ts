@@ -4,6 +4,7 @@ import { ErrorCode, ValidationError } from '../../../shared/errors.js';
 import type { Field } from '../../fields/field.js';
 import { fieldColumnName, fieldIndexName } from '../../fields/physical-names.js';
 import { getFieldType } from '../../fields/registry.js';
+import { recordSearchOf } from '../search/index.js';
 import type { FilterContext } from '../../fields/value-context.js';
 import type { ConditionGroups } from './parse-conditions.js';
 import { systemFields } from './system-fields.js';
@@ -64,11 +65,11 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
 
 /**
  * Whitespace-separated terms, lower-cased like the stored search text. `firstMatches`: see
- * Dialect.searchCondition (only for a page whose only condition is the search, in id order).
+ * RecordSearch.condition (only for a page whose only condition is the search, in id order).
  */
 export function compileSearch(search: string | null, table: string, dialect: Dialect, firstMatches?: number): RawBuilder<boolean> | null {
   const terms = [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))];
-  return terms.length === 0 ? null : dialect.searchCondition(table, terms, firstMatches);
+  return terms.length === 0 ? null : recordSearchOf(dialect.name).condition(table, terms, firstMatches);
 }
 
 /**
