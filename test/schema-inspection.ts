@@ -57,3 +57,35 @@ export async function recordTableSignature(db: Kysely<any>, engine: 'sqlite' | '
     .map((entry) => entry.replaceAll(name, 'rec_T').replace(/\bf_\d+\b/g, 'f_F').replace(/table_id = \d+/g, 'table_id = T').replace(/tabula_count_rows\('\d+'\)/g, "tabula_count_rows('T')").replace(/\s+/g, ' '))
     .sort();
 }
+
+/**
+ * Everything the database holds besides record tables (system tables and their columns,
+ * constraints, indexes, triggers; on PostgreSQL also functions, sequences and extensions), as
+ * sorted text, so that two databases compare equal when their schemas are the same.
+ */
+export async function systemSchemaSignature(db: Kysely<any>, engine: 'sqlite' | 'postgres'): Promise<string[]> {
+  let entries: string[];
+  if (engine === 'sqlite') {
+    const objects = (await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master where tbl_name not like 'rec\\_%' escape '\\'`.execute(db)).rows;
+    entries = objects.map((o) => `${o.type} ${o.name}: ${o.sql ?? ''}`);
+  } else {
+    const systemTable = (column: string) => sql`${sql.ref(column)} not like 'rec\\_%' escape '\\'`;
+    const columns = (await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null }>`select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns where table_schema = current_schema() and ${systemTable('table_name')}`.execute(db)).rows;
+    const constraints = (await sql<{ relname: string; conname: string; definition: string }>`select c.relname, k.conname, pg_get_constraintdef(k.oid) as definition from pg_constraint k join pg_class c on c.oid = k.conrelid where c.relnamespace = current_schema()::regnamespace and ${systemTable('c.relname')}`.execute(db)).rows;
+    const indexes = (await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and ${systemTable('tablename')}`.execute(db)).rows;
+    const triggers = (await sql<{ tgname: string; definition: string }>`select tgname, pg_get_triggerdef(t.oid) as definition from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relnamespace = current_schema()::regnamespace and ${systemTable('c.relname')} and not t.tgisinternal`.execute(db)).rows;
+    const functions = (await sql<{ definition: string }>`select pg_get_functiondef(p.oid) as definition from pg_proc p where p.pronamespace = current_schema()::regnamespace`.execute(db)).rows;
+    const sequences = (await sql<{ sequence_name: string }>`select sequence_name from information_schema.sequences where sequence_schema = current_schema() and ${systemTable('sequence_name')}`.execute(db)).rows;
+    const extensions = (await sql<{ extname: string; extversion: string }>`select extname, extversion from pg_extension`.execute(db)).rows;
+    entries = [
+      ...columns.map((c) => `column ${c.table_name}.${c.column_name} ${c.data_type} ${c.is_nullable} ${c.column_default ?? ''}`),
+      ...constraints.map((k) => `constraint ${k.relname}.${k.conname}: ${k.definition}`),
+      ...indexes.map((i) => `index ${i.indexdef}`),
+      ...triggers.map((t) => `trigger ${t.tgname}: ${t.definition}`),
+      ...functions.map((f) => `function ${f.definition}`),
+      ...sequences.map((s) => `sequence ${s.sequence_name}`),
+      ...extensions.map((e) => `extension ${e.extname} ${e.extversion}`),
+    ];
+  }
+  return entries.map((entry) => entry.replace(/\s+/g, ' ')).sort();
+}

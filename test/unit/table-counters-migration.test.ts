@@ -5,24 +5,29 @@ import { buildSecondApp, type TestContext } from '../build-test-app.js';
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.js';
 import { createMigrationProvider } from '../../src/db/migrations/index.js';
 import { recordSearchOf } from '../../src/modules/records/search/index.js';
-import { recordTableSignature } from '../schema-inspection.js';
+import { recordTableSignature, systemSchemaSignature } from '../schema-inspection.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
 
 const stamp = '2024-01-01 00:00:00';
 
 /**
- * Migration 0003 on a database left at 0002: `table_row_counts` becomes `table_counters`
- * (same counts, change_count 0), and every existing record table gets the triggers that keep
- * the counters from then on.
+ * A database migrated one step at a time from 0001, holding record tables made as each release
+ * made them (two at 0002, one at 0005), ends with the schema of a fresh one. Migration 0003 on
+ * the tables of 0002: `table_row_counts` becomes `table_counters` (same counts, change_count
+ * 0), and every existing record table gets the triggers that keep the counters from then on.
  */
 describe(`table counters migration (${testEngine})`, () => {
   let database: TestDatabase;
   let opened: Database;
   let db: Kysely<any>;
   let accountId: number;
-  /** A table with three records, and an empty one. */
+  let migrator: Migrator;
+  /** Made at 0002: a table with three records, and an empty one. */
   let fullId: number;
   let emptyId: number;
+  /** Made at 0005, with search index and counter triggers as that release made them. */
+  let countedId: number;
+  let spaceId: number;
   /** The name field's column of the full table. */
   let nameColumn: string;
   /** Each table's name column, by table id. */
@@ -54,27 +59,64 @@ describe(`table counters migration (${testEngine})`, () => {
     return (await db.introspection.getTables()).map((t) => t.name);
   }
 
-  /** A record table as createRecordTable made it at 0002: columns, search index, no counter triggers. */
-  async function createRecordTableAt0002(tableId: number, fieldId: number) {
-    await opened.dialect
-      .addIdColumn(db.schema.createTable(`rec_${tableId}`))
+  /**
+   * A record table as createRecordTable made it at 0002 (columns and search index) or at 0005
+   * (also the counter triggers, and an FTS5 index merging at 8), in the DDL those releases ran:
+   * the SQLite index still kept trigram positions. Never today's code, which may have moved on.
+   */
+  async function createRecordTableAsReleased(level: '0002' | '0005', tableId: number, fieldId: number) {
+    const table = `rec_${tableId}`;
+    const base = sql.table(table);
+    await db.schema
+      .createTable(table)
+      .addColumn('id', testEngine === 'sqlite' ? 'integer' : 'serial', (c) => (testEngine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addColumn('created_by', 'integer')
       .addColumn('_search', 'text')
       .addColumn(`f_${fieldId}`, 'text')
       .execute();
-    await recordSearchOf(testEngine).createIndex(db, `rec_${tableId}`);
-    // At 0002 an FTS5 index kept trigram positions and had the default automerge of 4; the
-    // triggers were today's, and name the index, which is made anew here as it was then.
     if (testEngine === 'sqlite') {
-      const fts = sql.table(`rec_${tableId}_fts`);
-      await sql`drop table ${fts}`.execute(db);
-      await sql`create virtual table ${fts} using fts5(_search, content=${sql.lit(`rec_${tableId}`)}, content_rowid='id', tokenize='trigram')`.execute(db);
+      const fts = sql.table(`${table}_fts`);
+      await sql`create virtual table ${fts} using fts5(_search, content=${sql.lit(table)}, content_rowid='id', tokenize='trigram')`.execute(db);
+      if (level === '0005') await sql`insert into ${fts}(${fts}, rank) values ('automerge', 8)`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_search_insert`)} after insert on ${base} begin
+        insert into ${fts}(rowid, _search) values (new.id, new._search); end`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_search_delete`)} after delete on ${base} begin
+        insert into ${fts}(${fts}, rowid, _search) values ('delete', old.id, old._search); end`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_search_update`)} after update of _search on ${base} begin
+        insert into ${fts}(${fts}, rowid, _search) values ('delete', old.id, old._search);
+        insert into ${fts}(rowid, _search) values (new.id, new._search); end`.execute(db);
+    } else {
+      await sql`create index ${sql.id(`${table}_search`)} on ${base} using gin (_search gin_trgm_ops)`.execute(db);
     }
+    if (level === '0002') return;
+    if (testEngine === 'sqlite') {
+      for (const [event, delta] of [['insert', 1], ['delete', -1], ['update', 0]] as const) {
+        await sql`create trigger ${sql.id(`${table}_count_${event}`)} after ${sql.raw(event)} on ${base} begin
+          update table_counters set row_count = row_count + ${sql.lit(delta)}, change_count = change_count + 1
+          where table_id = ${sql.lit(tableId)} and shard = 0; end`.execute(db);
+      }
+    } else {
+      const argument = sql.lit(String(tableId));
+      await sql`create trigger ${sql.id(`${table}_count_insert`)} after insert on ${base}
+        referencing new table as new_rows for each statement execute function tabula_count_rows(${argument})`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_count_delete`)} after delete on ${base}
+        referencing old table as old_rows for each statement execute function tabula_count_rows(${argument})`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_count_update`)} after update on ${base}
+        for each statement execute function tabula_count_rows(${argument})`.execute(db);
+    }
+    await db.insertInto('table_counters').values({ table_id: tableId, shard: 0, row_count: 0, change_count: 0 }).execute();
   }
 
-  async function insertTable(spaceId: number, name: string) {
+  /** Applies the next migration only, which must be `name`. */
+  async function migrateOneStep(name: string) {
+    const { error, results } = await migrator.migrateUp();
+    if (error) throw error;
+    expect(results?.map((r) => [r.migrationName, r.status])).toEqual([[name, 'Success']]);
+  }
+
+  async function insertTable(level: '0002' | '0005', name: string) {
     const table = await db
       .insertInto('tables')
       .values({ account_id: accountId, space_id: spaceId, name, title_field_id: null, schema_version: 1, created_at: stamp, updated_at: stamp })
@@ -93,7 +135,7 @@ describe(`table counters migration (${testEngine})`, () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     await db.updateTable('tables').set({ title_field_id: field.id }).where('id', '=', table.id).execute();
-    await createRecordTableAt0002(table.id, field.id);
+    await createRecordTableAsReleased(level, table.id, field.id);
     nameColumns.set(table.id, `f_${field.id}`);
     return { tableId: table.id as number, fieldId: field.id as number };
   }
@@ -109,13 +151,9 @@ describe(`table counters migration (${testEngine})`, () => {
     database = await createTestDatabase();
     opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     db = opened.db as unknown as Kysely<any>;
-    const migrator = new Migrator({ db, provider: createMigrationProvider(opened.dialect.name) });
-    const { error, results } = await migrator.migrateTo('0002-search');
-    if (error) throw error;
-    expect(results?.map((r) => [r.migrationName, r.status])).toEqual([
-      ['0001-foundation', 'Success'],
-      ['0002-search', 'Success'],
-    ]);
+    migrator = new Migrator({ db, provider: createMigrationProvider(opened.dialect.name) });
+    await migrateOneStep('0001-foundation');
+    await migrateOneStep('0002-search');
 
     // What a 0002 database held: an account with its owner, a space, two tables with their row counts.
     accountId = (await db.insertInto('accounts').values({ name: 'Old', owner_user_id: null, created_at: stamp }).returning('id').executeTakeFirstOrThrow()).id;
@@ -130,12 +168,13 @@ describe(`table counters migration (${testEngine})`, () => {
       .values({ account_id: accountId, name: 'Old space', storage_json: JSON.stringify({ kind: 'managed', settings: {}, sealed: null }), created_at: stamp, updated_at: stamp })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const full = await insertTable(space.id, 'Full');
+    spaceId = space.id;
+    const full = await insertTable('0002', 'Full');
     fullId = full.tableId;
     nameColumn = `f_${full.fieldId}`;
     await insertRecords(fullId, ['Alpha', 'Beta', 'Gamma']);
     await db.insertInto('table_row_counts').values({ table_id: fullId, row_count: 3 }).execute();
-    const empty = await insertTable(space.id, 'Empty');
+    const empty = await insertTable('0002', 'Empty');
     emptyId = empty.tableId;
     await db.insertInto('table_row_counts').values({ table_id: emptyId, row_count: 0 }).execute();
   });
@@ -158,16 +197,36 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating to latest applies 0003 and every later migration', async () => {
-    expect(await migrateToLatest(opened)).toEqual(['0003-table-counters', '0004-search-merging', '0005-metadata-version', '0006-search-index-without-positions']);
+  it('migrating one step at a time applies 0003 to 0006, with a table made at 0005 in between', async () => {
+    await migrateOneStep('0003-table-counters');
+    await migrateOneStep('0004-search-merging');
+    await migrateOneStep('0005-metadata-version');
+    countedId = (await insertTable('0005', 'Counted')).tableId;
+    await insertRecords(countedId, ['Kappa', 'Lambda']);
+    expect((await counters(countedId)).rows).toBe(2);
+    await migrateOneStep('0006-search-index-without-positions');
     expect(await migrateToLatest(opened)).toEqual([]);
+  });
+
+  it('the database migrated step by step from 0001 has exactly the system schema of a fresh one', async () => {
+    const freshDatabase = await createTestDatabase();
+    const fresh = openDatabase({ databaseUrl: freshDatabase.databaseUrl, dataDir: freshDatabase.dataDir });
+    try {
+      await migrateToLatest(fresh);
+      const migrated = await systemSchemaSignature(db, testEngine);
+      expect(migrated.length).toBeGreaterThan(20);
+      expect(migrated).toEqual(await systemSchemaSignature(fresh.db as unknown as Kysely<any>, testEngine));
+    } finally {
+      await fresh.destroy();
+      await freshDatabase.drop();
+    }
   });
 
   it('table_row_counts is gone; table_counters holds the old counts on shard 0 with change_count 0', async () => {
     const names = await tableNames();
     expect(names).not.toContain('table_row_counts');
     expect(names).toContain('table_counters');
-    const rows = await db.selectFrom('table_counters').selectAll().orderBy('table_id').execute();
+    const rows = await db.selectFrom('table_counters').selectAll().where('table_id', 'in', [fullId, emptyId]).orderBy('table_id').execute();
     expect(rows.map((r) => ({ table_id: r.table_id, shard: r.shard, row_count: Number(r.row_count), change_count: Number(r.change_count) }))).toEqual([
       { table_id: fullId, shard: 0, row_count: 3, change_count: 0 },
       { table_id: emptyId, shard: 0, row_count: 0, change_count: 0 },
@@ -233,17 +292,22 @@ describe(`table counters migration (${testEngine})`, () => {
 
   it('the search index of every old table is remade by 0006 without positions (SQLite), merging at 8, and still finds its rows', async () => {
     if (testEngine === 'sqlite') {
-      for (const tableId of [fullId, emptyId]) {
+      for (const tableId of [fullId, emptyId, countedId]) {
         expect(await automerge(tableId)).toBe(8);
         const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = ${`rec_${tableId}_fts`}`.execute(db);
         expect(rows[0].sql).toMatch(/detail=none/);
       }
     } else {
-      const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${`rec_${fullId}`} and indexname = ${`rec_${fullId}_search`}`.execute(db);
-      expect(rows).toHaveLength(1);
+      for (const tableId of [fullId, countedId]) {
+        const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${`rec_${tableId}`} and indexname = ${`rec_${tableId}_search`}`.execute(db);
+        expect(rows).toHaveLength(1);
+      }
     }
-    const { rows } = await sql<{ n: number }>`select count(*) as n from ${recordTable(fullId)} where ${recordSearchOf(testEngine).condition(`rec_${fullId}`, ['gamma'])}`.execute(db);
-    expect(Number(rows[0].n)).toBe(1);
+    const search = recordSearchOf(testEngine);
+    for (const [tableId, term] of [[fullId, 'gamma'], [countedId, 'lambd']] as const) {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from ${recordTable(tableId)} where ${search.condition(`rec_${tableId}`, [term])}`.execute(db);
+      expect(Number(rows[0].n)).toBe(1);
+    }
   });
 
   describe('the migrated database behind the app', () => {
@@ -276,13 +340,13 @@ describe(`table counters migration (${testEngine})`, () => {
       expect((await post(`/api/table/${emptyId}/records/count`, {})).body).toEqual({ count: 0, total: 0, total_approx: false, restricted: false });
     });
 
-    it('a record table migrated step by step from 0002 has exactly the schema of one made today', async () => {
-      const spaceId = Number((await db.selectFrom('tables').select('space_id').where('id', '=', fullId).executeTakeFirstOrThrow()).space_id);
+    it('record tables made at 0002 and at 0005, migrated step by step, have exactly the schema of one made today', async () => {
       const fresh = await post(`/api/space/${spaceId}/tables/create`, { name: 'Fresh', fields: [{ id: 'name', name: 'Name', type: 'text' }] });
       expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
-      const migrated = await recordTableSignature(db, testEngine, fullId);
-      expect(migrated.length).toBeGreaterThan(3);
-      expect(migrated).toEqual(await recordTableSignature(db, testEngine, fresh.body.id));
+      const today = await recordTableSignature(db, testEngine, fresh.body.id);
+      expect(today.length).toBeGreaterThan(3);
+      expect(await recordTableSignature(db, testEngine, fullId)).toEqual(today);
+      expect(await recordTableSignature(db, testEngine, countedId)).toEqual(today);
     });
   });
 });
