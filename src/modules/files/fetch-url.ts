@@ -173,7 +173,8 @@ function requestOnce(url: URL, lookup: LookupFunction, credentials: Credentials 
       socket.once('close', () => clearTimeout(timer));
     });
     request.once('response', resolve);
-    request.once('error', (error) => reject(translateError(error, url, deadline)));
+    // `on`, not `once`: the deadline can destroy the request again after its response arrived.
+    request.on('error', (error) => reject(translateError(error, url, deadline)));
     request.end();
   });
 }
