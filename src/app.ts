@@ -11,6 +11,7 @@ import { ErrorBody } from './http/schemas.js';
 import { compileTrustProxy } from './http/trust-proxy.js';
 import { registerValidators } from './http/validator.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { filesRoutes } from './modules/files/files.routes.js';
 import { recordsRoutes } from './modules/records/records.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
@@ -66,6 +67,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(spacesRoutes(container.services));
   await app.register(tablesRoutes(container.services));
   await app.register(recordsRoutes(container.services));
+  await app.register(filesRoutes(container.services));
   return app;
 }
 

@@ -7,6 +7,10 @@ import { createMetadataCache } from './db/metadata-cache.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createKeysService } from './modules/keys/keys.service.js';
+import { createFileLedger } from './modules/files/file-ledger.js';
+import { createFileStorage } from './modules/files/file-storage.js';
+import { createFilesService } from './modules/files/files.service.js';
+import { createReclaimService } from './modules/files/reclaim.service.js';
 import { createRecordsService } from './modules/records/records.service.js';
 import { createSpacesService } from './modules/spaces/spaces.service.js';
 import { createFieldsService } from './modules/tables/fields.service.js';
@@ -40,17 +44,25 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const keys = createKeysService({ ...base, metadataCache, users });
   const accounts = createAccountsService({ ...base, users, keys });
   const auth = createAuthService({ ...base, users });
-  const spaces = createSpacesService({ ...base, secretBox, users });
-  const tables = createTablesService(base);
-  const fields = createFieldsService({ ...base, tables });
+  const fileStorage = createFileStorage({ database, secretBox, storageUrl: config.storageUrl, filesHost: config.filesHost });
+  const fileLedger = createFileLedger({ ...base, storage: fileStorage, fetchAllowHosts: config.fetchAllowHosts });
+  const withFiles = { ...base, files: fileLedger.ledger };
+  const spaces = createSpacesService({ ...withFiles, secretBox, users });
+  const tables = createTablesService(withFiles);
+  const fields = createFieldsService({ ...withFiles, tables });
   // Under test, a records call that answers without confirming its cached metadata throws.
-  const records = createRecordsService({ ...base, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
+  const records = createRecordsService({ ...withFiles, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
+  const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
+  const reclaim = createReclaimService({ ...base, storage: fileStorage });
   return {
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, fields, records },
-    close: () => database.destroy(),
+    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim },
+    close: async () => {
+      await fileStorage.close();
+      await database.destroy();
+    },
   };
 }
 

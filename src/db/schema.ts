@@ -56,4 +56,24 @@ export interface SystemSchema {
     revoked_at: string | null;
   };
   sessions: { token_hash: string; user_id: number; created_at: string; expires_at: string };
+  stored_files: {
+    id: string;
+    account_id: number;
+    space_id: number;
+    table_id: number;
+    field_id: number;
+    store: 'managed' | 'space';
+    blob_key: string;
+    path: string;
+    name: string;
+    type: string;
+    size: number | string;
+    host: string;
+    state: 'pending' | 'live' | 'queued' | 'restored';
+    reclaim_after: string | null;
+    claim: string | null;
+    claimed_at: string | null;
+    created_at: string;
+    released_at: string | null;
+  };
 }

@@ -24,23 +24,32 @@ function invalidJson(problem: string): ValidationError {
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-    let text: string;
     try {
-      text = utf8.decode(body as Buffer).trim();
-    } catch {
-      return done(invalidJson('not valid UTF-8'), undefined);
-    }
-    if (text === '') return done(null, {});
-    const problem = scanJsonText(text);
-    if (problem === 'too_deep') return done(invalidJson(`nested deeper than ${maxJsonDepth} levels`), undefined);
-    let value: unknown;
-    try {
-      value = secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+      done(null, parseJsonBody(body as Buffer));
     } catch (error) {
-      return done(invalidJson((error as Error).message), undefined);
+      done(error as Error, undefined);
     }
-    const unstorable = problem === null ? null : describeUnstorableValue(value);
-    if (unstorable !== null) return done(new ValidationError(`Invalid parameters: ${unstorable}`), undefined);
-    done(null, value);
   });
+}
+
+/** A JSON body as every route reads it (see above); throws a ValidationError naming the problem. */
+export function parseJsonBody(body: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(body).trim();
+  } catch {
+    throw invalidJson('not valid UTF-8');
+  }
+  if (text === '') return {};
+  const problem = scanJsonText(text);
+  if (problem === 'too_deep') throw invalidJson(`nested deeper than ${maxJsonDepth} levels`);
+  let value: unknown;
+  try {
+    value = secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    throw invalidJson((error as Error).message);
+  }
+  const unstorable = problem === null ? null : describeUnstorableValue(value);
+  if (unstorable !== null) throw new ValidationError(`Invalid parameters: ${unstorable}`);
+  return value;
 }

@@ -46,6 +46,7 @@ const catalogue = {
   memberNotFound: { code: 'member_not_found', status: 404 },
   keyNotFound: { code: 'key_not_found', status: 404 },
   accountNotFound: { code: 'account_not_found', status: 404 },
+  fileNotFound: { code: 'file_not_found', status: 404 },
 
   // 409 Conflict
   conflict: { code: 'conflict', status: 409 },

@@ -30,6 +30,9 @@ const writeCtx: WriteContext = {
   actor: undefined as never,
   spaceMembers: unusable,
   existingRecordIds: unusable,
+  target: { tableId: 1, spaceId: 1, recordId: undefined },
+  currentValue: unusable,
+  files: { store: unusable, settle: unusable, releaseAttachments: unusable, releaseField: unusable },
 };
 const readCtx: ReadContext = { users: unusable, knownUsers: () => undefined, recordTitles: unusable, knownTitles: () => undefined };
 

@@ -6,6 +6,7 @@ import { tableCountersMigration } from './0003-table-counters.js';
 import { searchMergingMigration } from './0004-search-merging.js';
 import { metadataVersionMigration } from './0005-metadata-version.js';
 import { searchIndexWithoutPositionsMigration } from './0006-search-index-without-positions.js';
+import { storedFilesMigration } from './0007-stored-files.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -21,6 +22,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0004-search-merging': searchMergingMigration(dialect),
         '0005-metadata-version': metadataVersionMigration(dialect),
         '0006-search-index-without-positions': searchIndexWithoutPositionsMigration(dialect),
+        '0007-stored-files': storedFilesMigration(),
       };
     },
   };

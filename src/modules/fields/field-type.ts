@@ -2,7 +2,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import type { Field, FieldSettings, FieldTypeName } from './field.js';
 import type { Operator } from './operators.js';
-import type { FilterContext, ReadContext, WriteContext } from './value-context.js';
+import type { FileLedger, FilterContext, ReadContext, WriteContext } from './value-context.js';
 
 export type { FieldSettings, FieldTypeName };
 
@@ -114,4 +114,5 @@ export interface CommittedChange {
 export interface DeletionContext {
   db: Kysely<any>;
   dialect: Dialect;
+  files: FileLedger;
 }

@@ -1,7 +1,9 @@
-import type { RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
+import type { Attachment, AttachmentInput } from './attachment.js';
+import type { Field } from './field.js';
 
 export interface UserSummary {
   id: number;
@@ -16,6 +18,32 @@ export interface WriteContext {
   spaceMembers(): Promise<{ byId: Map<number, UserSummary>; byEmail: Map<string, UserSummary> }>;
   /** Which of these record ids exist in a table. */
   existingRecordIds(tableId: number, ids: readonly number[]): Promise<Set<number>>;
+  /** The table written to, and the record when it is an update (undefined on create). */
+  readonly target: { tableId: number; spaceId: number; recordId: number | undefined };
+  /** The stored value of one of the target record's fields before this write (null on create). */
+  currentValue(field: Field): Promise<unknown>;
+  /** The files capability, for file fields. */
+  readonly files: FileLedger;
+}
+
+/**
+ * What file fields ask of the files capability (src/modules/files implements it): the bytes,
+ * the stores and the ledger of stored files stay there, and a field type only says when.
+ */
+export interface FileLedger {
+  /**
+   * The written items → attachments, before the write's transaction: inline data decoded,
+   * URLs fetched, attachments of another record copied, each stored as a pending file; the
+   * target record's own attachments kept as they are. Everything or nothing: on a failure,
+   * what it stored is removed before it throws. `cleanup` removes it when the write fails.
+   */
+  store(items: readonly AttachmentInput[], field: Field, ctx: WriteContext): Promise<{ attachments: Attachment[]; cleanup(): Promise<void> }>;
+  /** After the write committed: new attachments become live, the ones no longer there are released. */
+  settle(next: readonly Attachment[], previous: readonly Attachment[], field: Field, ctx: WriteContext): Promise<void>;
+  /** Inside a deleting transaction: these attachments' files are released (queued for reclaim). */
+  releaseAttachments(db: Kysely<any>, attachments: readonly Attachment[]): Promise<void>;
+  /** Inside the transaction deleting a field (alone or with its table or space): all its files are released. */
+  releaseField(db: Kysely<any>, field: Field): Promise<void>;
 }
 
 /** Batch look-ups for reads: one query per field per response, never one per record. */

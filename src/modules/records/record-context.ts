@@ -6,7 +6,8 @@ import { listAccountUsers } from '../users/users.service.js';
 import { fieldColumnName } from '../fields/physical-names.js';
 import type { Field } from '../fields/field.js';
 import { titleReader } from '../fields/title.js';
-import type { ReadContext, UserSummary, WriteContext } from '../fields/value-context.js';
+import type { FileLedger, ReadContext, UserSummary, WriteContext } from '../fields/value-context.js';
+import { fromColumnValue } from '../fields/column-values.js';
 import type { FilterEnvironment } from './query/compile-query.js';
 import { findExistingIds, selectColumnValues, selectSpaceMemberUsers } from './records.repository.js';
 import { findRecordTable, type RecordTable } from './record-table.js';
@@ -37,6 +38,8 @@ export class RecordContexts implements ReadContext, WriteContext {
   // Per target table: id → title; undefined marks a record known not to exist.
   private readonly titlesByTable = new Map<number, Map<number, string | null | undefined>>();
   private filterEnvironment: FilterEnvironment | undefined;
+  /** The record an update writes to: its current file attachments are kept, not copied. */
+  recordId: number | undefined;
 
   constructor(
     private readonly database: Database,
@@ -45,7 +48,18 @@ export class RecordContexts implements ReadContext, WriteContext {
     private readonly reads: MetadataReads,
     readonly actor: Actor,
     private readonly table: RecordTable,
+    readonly files: FileLedger,
   ) {}
+
+  get target(): WriteContext['target'] {
+    return { tableId: this.table.id, spaceId: this.table.spaceId, recordId: this.recordId };
+  }
+
+  async currentValue(field: Field): Promise<unknown> {
+    if (this.recordId === undefined) return null;
+    const values = await selectColumnValues(this.database.db, this.table.id, fieldColumnName(field.id), [this.recordId]);
+    return values.has(this.recordId) ? fromColumnValue(field, values.get(this.recordId)) : null;
+  }
 
   get read(): ReadContext {
     return this;

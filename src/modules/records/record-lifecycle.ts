@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../../db/dialect.js';
+import type { DeletionContext } from '../fields/field-type.js';
 import { fromColumnValue } from '../fields/column-values.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName } from '../fields/physical-names.js';
@@ -56,14 +55,15 @@ export async function afterCommit(values: ReadonlyMap<Field, unknown>, fields: r
  * delete returns their values and the hooks run in the same transaction; otherwise it is the
  * plain single statement.
  */
-export async function deleteRecords(db: Kysely<any>, dialect: Dialect, tableId: number, recordIds: readonly number[], fields: readonly Field[]): Promise<number[]> {
+export async function deleteRecords(ctx: DeletionContext, tableId: number, recordIds: readonly number[], fields: readonly Field[]): Promise<number[]> {
+  const { db } = ctx;
   if (fields.length === 0) return records.deleteRecords(db, tableId, recordIds);
   return db.transaction().execute(async (trx) => {
     const rows = await records.deleteRecordRows(trx, tableId, recordIds, fields.map((field) => fieldColumnName(field.id)));
     if (rows.length > 0) {
       for (const field of fields) {
         const stored = rows.map((row) => fromColumnValue(field, row[fieldColumnName(field.id)]));
-        await getFieldType(field.type).onRecordsDeleted!(stored, field, { db: trx, dialect });
+        await getFieldType(field.type).onRecordsDeleted!(stored, field, { ...ctx, db: trx });
       }
     }
     return rows.map((row) => Number(row.id));

@@ -21,6 +21,12 @@ export function assertCanWriteRecords(actor: Actor, table: RecordTable): void {
   if (table.role === 'reader') throw new ForbiddenError('Readers cannot change records', ErrorCode.readerRole);
 }
 
+/** The caller may write records of the table and this field of them: 403 otherwise. */
+export function assertCanEditField(actor: Actor, table: RecordTable, field: Field): void {
+  assertCanWriteRecords(actor, table);
+  if (!canEditField(field, table)) throw new ForbiddenError(`No edit permission for field: ${field.slug}`, ErrorCode.fieldNotEditable);
+}
+
 /** `data` must be an object of known slugs, each writable by the caller. */
 function checkDataShape(data: unknown, table: RecordTable): Array<[Field, unknown]> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ValidationError('Invalid parameters: data must be an object');

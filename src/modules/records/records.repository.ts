@@ -263,3 +263,14 @@ export async function selectColumnValues(db: Db, tableId: number, column: string
   const rows = await runRead(db, db.selectFrom(recordTableName(tableId)).select(['id', `${column} as value`]).where('id', 'in', recordIds).compile());
   return new Map(rows.map((row) => [Number(row.id), row.value]));
 }
+
+/**
+ * One column of one record, or undefined when the record does not exist. `forUpdate` locks the
+ * row on PostgreSQL until the transaction ends (SQLite's writer lock already serialises writes).
+ */
+export async function findRecordColumn(db: Db, tableId: number, recordId: number, column: string, forUpdate: 'postgres' | 'sqlite' | false): Promise<{ value: unknown } | undefined> {
+  let query = db.selectFrom(recordTableName(tableId)).select(`${column} as value`).where('id', '=', recordId);
+  if (forUpdate === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row && { value: row.value };
+}

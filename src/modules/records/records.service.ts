@@ -9,8 +9,9 @@ import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
 import { titleReader } from '../fields/title.js';
-import { fromColumnValue } from '../fields/column-values.js';
+import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
 import { hooksOf } from '../fields/lifecycle.js';
+import type { FileLedger } from '../fields/value-context.js';
 import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { RecordContexts } from './record-context.js';
@@ -19,7 +20,7 @@ import { cachedRecordTable, loadRecordTable, visibilityScope, type RecordTable }
 import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
 import { assertResponseFits, maxResponseMegabytes } from './response-size.js';
-import { assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
+import { assertCanEditField, assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
 import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type Cleanups } from './record-lifecycle.js';
 
@@ -45,7 +46,7 @@ interface Attempt {
   contexts: RecordContexts;
 }
 
-export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; maxResponseSize?: number; strictConfirmation?: boolean }) {
+export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; files: FileLedger; maxResponseSize?: number; strictConfirmation?: boolean }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
@@ -57,7 +58,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     const reads = createMetadataReads(deps.metadataCache, cached);
     reads.use(actor.metadataVersion);
     const table = cachedRecordTable(schemaCache, reads, actor, tableId) ?? (await loadRecordTable(db, schemaCache, reads, actor, tableId));
-    return { actor, table, reads, contexts: new RecordContexts(deps.database, deps.clock, schemaCache, reads, actor, table) };
+    return { actor, table, reads, contexts: new RecordContexts(deps.database, deps.clock, schemaCache, reads, actor, table, deps.files) };
   }
 
   /**
@@ -282,6 +283,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         const { table, contexts } = attempt;
         assertCanWriteRecords(attempt.actor, table);
         const data = checkDataBody(body, true);
+        contexts.recordId = recordId;
         const changes = await prepareValues(data, table, contexts.write, false);
         const hooks = hooksOf(table.fields);
         const cleanups = hooks.prepare.length > 0 ? await prepareValuesIo(changes, hooks.prepare, contexts.write) : undefined;
@@ -321,11 +323,52 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
       });
     },
 
+    /**
+     * The file field `slug` of a record, for the files endpoints: 400 for an unknown field, a
+     * field of another type or a missing record; for a write, 403 for a read-only key, a reader
+     * or a field the caller may not edit. Answers the field, where the table lives and the
+     * field's current value.
+     */
+    fileField(actor: Actor, tableId: number, recordId: number, slug: unknown, access: 'read' | 'write'): Promise<FileFieldOfRecord> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table } = attempt;
+        const field = fileFieldOf(table, slug);
+        if (access === 'write') assertCanEditField(attempt.actor, table, field);
+        await confirmCurrentMetadata(attempt);
+        const found = await records.findRecordColumn(db, tableId, recordId, fieldColumnName(field.id), false);
+        if (!found) throw recordNotFound();
+        return { field, tableId, spaceId: table.spaceId, accountId: attempt.actor.accountId, current: fromColumnValue(field, found.value) };
+      });
+    },
+
+    /**
+     * Changes one file field of one record in one transaction: the current value is read (the
+     * row locked on PostgreSQL), `edit` answers the new one, and both are written together, so
+     * concurrent files/create calls on one record never lose each other's attachment. `edit`
+     * runs inside the transaction and may write its own rows with `trx`.
+     */
+    editFileField(actor: Actor, tableId: number, recordId: number, slug: unknown, edit: (current: unknown, field: Field, trx: Database['db']) => Promise<unknown>): Promise<unknown> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table } = attempt;
+        const field = fileFieldOf(table, slug);
+        assertCanEditField(attempt.actor, table, field);
+        await confirmCurrentMetadata(attempt);
+        const column = fieldColumnName(field.id);
+        return db.transaction().execute(async (trx) => {
+          const found = await records.findRecordColumn(trx, tableId, recordId, column, dialect.name === 'postgres' ? 'postgres' : false);
+          if (!found) throw recordNotFound();
+          const next = await edit(fromColumnValue(field, found.value), field, trx);
+          await records.updateRecord(trx, tableId, recordId, { [column]: toColumnValue(field, next, dialect), updated_at: now() });
+          return next;
+        });
+      });
+    },
+
     deleteRecord(actor: Actor, tableId: number, recordId: number) {
       return onTable(actor, tableId, async (attempt) => {
         assertCanWriteRecords(attempt.actor, attempt.table);
         await confirmCurrentMetadata(attempt);
-        const deleted = await deleteRecords(db, dialect, tableId, [recordId], hooksOf(attempt.table.fields).onRecordsDeleted);
+        const deleted = await deleteRecords({ db, dialect, files: deps.files }, tableId, [recordId], hooksOf(attempt.table.fields).onRecordsDeleted);
         if (deleted.length === 0) throw recordNotFound();
         return { id: recordId, deleted: true as const };
       });
@@ -341,7 +384,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
         const unique = [...new Set(ids as number[])];
         await confirmCurrentMetadata(attempt);
-        const deleted = new Set(await deleteRecords(db, dialect, tableId, unique, hooksOf(attempt.table.fields).onRecordsDeleted));
+        const deleted = new Set(await deleteRecords({ db, dialect, files: deps.files }, tableId, unique, hooksOf(attempt.table.fields).onRecordsDeleted));
         return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
       });
     },
@@ -398,6 +441,23 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
 
 function sqlAnd(left: RawBuilder<boolean>, right: RawBuilder<boolean>): RawBuilder<boolean> {
   return sql<boolean>`(${left} and ${right})`;
+}
+
+/** The file field of a record, as the files endpoints get it. */
+export interface FileFieldOfRecord {
+  field: Field;
+  tableId: number;
+  spaceId: number;
+  accountId: number;
+  current: unknown;
+}
+
+/** `slug` names a file field of the table: 400 `Invalid field` otherwise. */
+function fileFieldOf(table: RecordTable, slug: unknown): Field {
+  const field = typeof slug === 'string' ? table.fieldsBySlug.get(slug) : undefined;
+  if (!field) throw invalidField(String(slug));
+  if (field.type !== 'file') throw new ValidationError(`Invalid field: ${field.slug} is not a file field`, ErrorCode.invalidField);
+  return field;
 }
 
 export type RecordsService = ReturnType<typeof createRecordsService>;

@@ -1,3 +1,4 @@
+import type { FileLedger } from '../fields/value-context.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
@@ -20,7 +21,24 @@ function checkSpaceName(raw: unknown): string {
   return name;
 }
 
-export function createSpacesService(deps: { database: Database; clock: Clock; secretBox: SecretBox; users: UsersService }) {
+/** A space's storage with its credentials opened: for the files capability only, never for an answer. */
+export interface SpaceStorage {
+  kind: string;
+  settings: Record<string, unknown>;
+  secrets: Record<string, unknown>;
+  /** Changes whenever the settings change: a store opened for them is kept under it. */
+  version: string;
+}
+
+export async function readSpaceStorage(db: Database['db'], secretBox: SecretBox, spaceId: number): Promise<SpaceStorage | undefined> {
+  const space = await spaces.findSpace(db, spaceId);
+  if (!space) return undefined;
+  const storage = deserialiseStorage(space.storage_json);
+  const secrets = storage.sealed ? (JSON.parse(secretBox.open(storage.sealed)) as Record<string, unknown>) : {};
+  return { kind: storage.kind, settings: storage.settings, secrets, version: space.storage_json };
+}
+
+export function createSpacesService(deps: { database: Database; clock: Clock; secretBox: SecretBox; users: UsersService; files: FileLedger }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
 
@@ -74,7 +92,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
       await loadVisibleSpace(db, actor, spaceId);
       assertUnrestrictedAccountKey(actor);
       await db.transaction().execute(async (trx) => {
-        await dropSpaceTables(trx, dialect, spaceId);
+        await dropSpaceTables({ db: trx, dialect, files: deps.files }, spaceId);
         await spaces.deleteSpace(trx, spaceId);
       });
       return { id: spaceId, deleted: true as const };

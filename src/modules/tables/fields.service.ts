@@ -1,3 +1,4 @@
+import type { FileLedger } from '../fields/value-context.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
@@ -14,7 +15,7 @@ import * as tables from './tables.repository.js';
 type Db = Database['db'];
 
 /** Field create/update/delete: metadata and DDL change together in one transaction. */
-export function createFieldsService(deps: { database: Database; clock: Clock; tables: TablesService }) {
+export function createFieldsService(deps: { database: Database; clock: Clock; tables: TablesService; files: FileLedger }) {
   const { db, dialect } = deps.database;
 
   async function loadAdminTable(actor: Actor, tableId: number) {
@@ -71,7 +72,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
         const field = findField(fields, slug);
         await tables.deleteField(trx, field.id);
         // The column still holds every value: the type records what it leaves to clean up.
-        await getFieldType(field.type).onFieldDeleted?.(field, { db: trx, dialect });
+        await getFieldType(field.type).onFieldDeleted?.(field, { db: trx, dialect, files: deps.files });
         await physical.dropFieldColumn(trx, field);
         if (getFieldType(field.type).searchable) await rebuildSearchText(trx, tableId, fields.filter((f) => f.id !== field.id));
       });

@@ -1,10 +1,10 @@
 import type { Database } from '../../db/database.js';
-import type { Dialect } from '../../db/dialect.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
-import type { SettingsContext } from '../fields/field-type.js';
+import type { DeletionContext, SettingsContext } from '../fields/field-type.js';
+import type { FileLedger } from '../fields/value-context.js';
 import { canBeTitle, resolveTitleField } from '../fields/title.js';
 import { hooksOf, someTypeHas } from '../fields/lifecycle.js';
 import { getFieldType } from '../fields/registry.js';
@@ -46,22 +46,23 @@ function findTitleFieldId(fields: readonly Field[], slug: unknown): number | nul
  * Lets the types of a table's fields that have onFieldDeleted record what they leave behind,
  * inside the transaction deleting the table, before its metadata or record table goes.
  */
-async function releaseTableFields(trx: Db, dialect: Dialect, tableId: number): Promise<void> {
+async function releaseTableFields(ctx: DeletionContext, tableId: number): Promise<void> {
+  const trx = ctx.db as Db;
   if (!someTypeHas('onFieldDeleted')) return;
   // The schema lock makes a concurrent field change wait, so no field escapes the list.
   if (!(await tables.lockTableForSchemaChange(trx, tableId))) return;
-  for (const field of hooksOf(await tables.listFields(trx, tableId)).onFieldDeleted) await getFieldType(field.type).onFieldDeleted!(field, { db: trx, dialect });
+  for (const field of hooksOf(await tables.listFields(trx, tableId)).onFieldDeleted) await getFieldType(field.type).onFieldDeleted!(field, ctx);
 }
 
 /** Drops a table's record table inside the caller's transaction, its fields released first. */
-async function dropTableRecords(trx: Db, dialect: Dialect, tableId: number): Promise<void> {
-  await releaseTableFields(trx, dialect, tableId);
-  await physical.dropRecordTable(trx, dialect, tableId);
+async function dropTableRecords(ctx: DeletionContext, tableId: number): Promise<void> {
+  await releaseTableFields(ctx, tableId);
+  await physical.dropRecordTable(ctx.db as Db, ctx.dialect, tableId);
 }
 
 /** Drops the record tables of every table of a space, inside the caller's transaction (a space deletion). */
-export async function dropSpaceTables(trx: Db, dialect: Dialect, spaceId: number): Promise<void> {
-  for (const tableId of await tables.listSpaceTableIds(trx, spaceId)) await dropTableRecords(trx, dialect, tableId);
+export async function dropSpaceTables(ctx: DeletionContext, spaceId: number): Promise<void> {
+  for (const tableId of await tables.listSpaceTableIds(ctx.db as Db, spaceId)) await dropTableRecords(ctx, tableId);
 }
 
 /** A table's fields in order, as stored now: how records learn a table's schema. */
@@ -69,7 +70,7 @@ export function listTableFields(db: Db, tableId: number) {
   return tables.listFields(db, tableId);
 }
 
-export function createTablesService(deps: { database: Database; clock: Clock }) {
+export function createTablesService(deps: { database: Database; clock: Clock; files: FileLedger }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
 
@@ -155,7 +156,7 @@ export function createTablesService(deps: { database: Database; clock: Clock }) 
       const { role } = await loadTable(actor, tableId);
       assertSpaceAdmin(actor, role);
       await db.transaction().execute(async (trx) => {
-        await releaseTableFields(trx, dialect, tableId);
+        await releaseTableFields({ db: trx, dialect, files: deps.files }, tableId);
         // A concurrent delete got there first: answer as if the table had never been seen.
         if (!(await tables.deleteTable(trx, tableId))) throw new NotFoundError('Table not found', ErrorCode.tableNotFound);
         await physical.dropRecordTable(trx, dialect, tableId);

@@ -1,0 +1,246 @@
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { blobKey } from '../../blob-stores/blob-store.js';
+import type { Database } from '../../db/database.js';
+import { formatDateTime, type Clock } from '../../shared/clock.js';
+import { ErrorCode, PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import type { Attachment, AttachmentInput } from '../fields/attachment.js';
+import { attachmentsOf } from '../fields/attachment.js';
+import type { Field } from '../fields/field.js';
+import type { FileLedger, WriteContext } from '../fields/value-context.js';
+import { FieldValueError } from '../fields/value-helpers.js';
+import { attachmentPath, cleanDisplayName, newFileId, spaceFolder } from './attachment-path.js';
+import { checkMimeType, decodeBase64, isImageType, maxFileBytes, peekAndCount, sniffType, splitDataUri } from './file-bytes.js';
+import type { FileStorage, StorageTarget } from './file-storage.js';
+import { fetchUrl } from './fetch-url.js';
+import * as files from './files.repository.js';
+
+/** Released managed files stay this long before the sweep deletes them (the specification's grace). */
+export const reclaimGraceMs = 30 * 24 * 3600 * 1000;
+/** A pending file older than this belongs to a write that never settled: the sweep looks at it. */
+export const orphanGraceMs = 3600 * 1000;
+
+/** Where a new file belongs. */
+export interface FileOwner {
+  accountId: number;
+  spaceId: number;
+  tableId: number;
+  field: Field;
+}
+
+/** The bytes of a new file: whole (decoded base64) or a stream (a fetched URL, a raw upload). */
+export type FileBytes = { bytes: Buffer } | { stream: Readable };
+
+/** A file stored for a write that has not committed yet, and how to take it back. */
+export interface StoredUpload {
+  attachment: Attachment;
+  remove(): Promise<void>;
+}
+
+type Problem = (problem: string) => Error;
+
+/**
+ * The files capability's ledger: every blob stored gets a `stored_files` row first (pending),
+ * then the blob; the row turns live when the write that references it commits, and is queued
+ * for reclaim when the last reference goes. Implements the FileLedger the file field type
+ * calls, plus what the files endpoints need.
+ */
+export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly string[] }) {
+  const { db } = deps.database;
+  const stamp = (offsetMs = 0) => formatDateTime(new Date(deps.clock.now().getTime() + offsetMs));
+
+  /**
+   * Stores one new file under a fresh key: the ledger row (pending) first, so that a crash
+   * after the blob write leaves something the sweep finds, then the blob. The type is the
+   * client's when it gave a valid one, else the bytes'.
+   */
+  async function storeNew(target: StorageTarget, owner: FileOwner, source: { name: string; type: string | null }, content: FileBytes, problem: Problem): Promise<StoredUpload> {
+    let declared: string | null = null;
+    if (source.type !== null) {
+      declared = checkMimeType(source.type);
+      if (declared === null) throw problem(`type "${source.type.slice(0, 100)}" is not a MIME type`);
+    }
+    let body: Buffer | Readable;
+    let head: Buffer;
+    let counted: (() => number) | undefined;
+    if ('bytes' in content) {
+      if (content.bytes.length > maxFileBytes) throw new PayloadTooLargeError();
+      body = head = content.bytes;
+    } else {
+      const peeked = await peekAndCount(content.stream);
+      ({ head, body } = peeked);
+      counted = peeked.size;
+    }
+    const type = declared ?? (await sniffType(head));
+    if (owner.field.settings.image_only === true && !isImageType(type)) {
+      if (!Buffer.isBuffer(body)) body.destroy();
+      throw problem(`${source.name} is not an image (${type}); the field takes images only`);
+    }
+    const id = newFileId();
+    const folder = spaceFolder(owner.spaceId);
+    const row: files.NewStoredFile = {
+      id,
+      account_id: owner.accountId,
+      space_id: owner.spaceId,
+      table_id: owner.tableId,
+      field_id: owner.field.id,
+      store: target.kind,
+      blob_key: blobKey(folder, id),
+      path: attachmentPath(folder, id, source.name),
+      name: source.name,
+      type,
+      size: Buffer.isBuffer(body) ? body.length : 0,
+      host: target.host,
+      created_at: stamp(),
+    };
+    await files.insertPendingFile(db, row, stamp(orphanGraceMs));
+    const remove = async () => {
+      await target.store.delete(row.blob_key);
+      await files.deleteFileRows(db, [id]);
+    };
+    try {
+      await target.store.put(row.blob_key, body);
+      if (counted) {
+        row.size = counted();
+        await files.setFileSize(db, id, row.size);
+      }
+    } catch (error) {
+      await remove().catch(() => undefined);
+      throw error;
+    }
+    return { attachment: presentFile(row), remove };
+  }
+
+  /** An independent copy of an account's stored file, for another record (or field). */
+  async function copyFile(target: StorageTarget, owner: FileOwner, file: files.StoredFileRow, problem: Problem): Promise<StoredUpload> {
+    const from = await deps.storage.holding(file);
+    if (from === target.store) {
+      const id = newFileId();
+      const folder = spaceFolder(owner.spaceId);
+      const row: files.NewStoredFile = { ...copyable(file), id, account_id: owner.accountId, space_id: owner.spaceId, table_id: owner.tableId, field_id: owner.field.id, store: target.kind, blob_key: blobKey(folder, id), path: attachmentPath(folder, id, file.name), host: target.host, created_at: stamp() };
+      if (owner.field.settings.image_only === true && !isImageType(row.type)) throw problem(`${file.name} is not an image (${row.type}); the field takes images only`);
+      await files.insertPendingFile(db, row, stamp(orphanGraceMs));
+      try {
+        await target.store.copy(file.blob_key, row.blob_key);
+      } catch (error) {
+        await files.deleteFileRows(db, [id]).catch(() => undefined);
+        throw error;
+      }
+      return { attachment: presentFile(row), remove: async () => (await target.store.delete(row.blob_key), await files.deleteFileRows(db, [id])) };
+    }
+    return storeNew(target, owner, { name: file.name, type: file.type }, { stream: await from.get(file.blob_key) }, problem);
+  }
+
+  /** The bytes of an inline-data descriptor: raw base64 or a data URI. */
+  function decodeInline(item: Extract<AttachmentInput, { kind: 'inline' }>, problem: Problem): { type: string | null; bytes: Buffer } {
+    const uri = item.data.startsWith('data:') ? splitDataUri(item.data) : null;
+    if (item.data.startsWith('data:') && (!uri || !uri.isBase64)) throw problem('data must be base64 or a data:<type>;base64,… URI');
+    const bytes = decodeBase64(uri ? uri.base64 : item.data);
+    if (!bytes) throw problem('data is not valid base64');
+    return { type: item.type ?? uri?.type ?? null, bytes };
+  }
+
+  const ledger: FileLedger = {
+    async store(items, field, ctx: WriteContext) {
+      const owner: FileOwner = { accountId: ctx.actor.accountId, spaceId: ctx.target.spaceId, tableId: ctx.target.tableId, field };
+      const own = new Map(attachmentsOf(ctx.target.recordId === undefined ? null : await ctx.currentValue(field)).map((a) => [a.path, a]));
+      let target: StorageTarget | undefined;
+      const storage = async () => (target ??= await deps.storage.requireForSpace(owner.spaceId));
+      const stored: StoredUpload[] = [];
+      const cleanup = async () => {
+        await Promise.allSettled(stored.map((upload) => upload.remove()));
+      };
+      const attachments: Attachment[] = [];
+      const seen = new Set<string>();
+      try {
+        for (const [index, item] of items.entries()) {
+          const problem: Problem = (text) => new FieldValueError(field, `item ${index}: ${text}`);
+          if (item.kind === 'stored') {
+            if (seen.has(item.path)) throw problem(`attachment ${item.path} is listed twice`);
+            seen.add(item.path);
+            const mine = own.get(item.path);
+            if (mine) {
+              attachments.push(mine);
+              continue;
+            }
+            const file = await files.findFileByPath(db, owner.accountId, item.path);
+            if (!file) throw problem(`no attachment has the path ${item.path}`);
+            // A file an operator restored is attached as it is, once, within its own space.
+            if (file.state === 'restored' && file.space_id === owner.spaceId && file.store === (await storage()).kind) {
+              attachments.push(presentFile(file));
+              continue;
+            }
+            const copy = await copyFile(await storage(), owner, file, problem);
+            stored.push(copy);
+            attachments.push(copy.attachment);
+            continue;
+          }
+          let upload: StoredUpload;
+          if (item.kind === 'inline') {
+            const { type, bytes } = decodeInline(item, problem);
+            upload = await storeNew(await storage(), owner, { name: cleanDisplayName(item.name, 'file'), type }, { bytes }, problem);
+          } else {
+            const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes });
+            upload = await storeNew(await storage(), owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem);
+          }
+          stored.push(upload);
+          attachments.push(upload.attachment);
+        }
+      } catch (error) {
+        await cleanup();
+        throw error;
+      }
+      return { attachments, cleanup };
+    },
+
+    async settle(next, previous, field, ctx) {
+      const before = new Set(previous.map((a) => a.path));
+      const after = new Set(next.map((a) => a.path));
+      // The record is written whatever happens here: a pending file left unsettled is adopted
+      // by the sweep (it finds the path in the record), a release left undone leaves a blob.
+      try {
+        await files.markLive(db, [...after].filter((path) => !before.has(path)), { tableId: ctx.target.tableId, fieldId: field.id, spaceId: ctx.target.spaceId });
+        await files.releaseFiles(db, { paths: [...before].filter((path) => !after.has(path)) }, stamp(), stamp(reclaimGraceMs));
+      } catch {
+        // See above: nothing here may fail a committed write.
+      }
+    },
+
+    async releaseAttachments(executor, attachments) {
+      await files.releaseFiles(executor as Kysely<any>, { paths: attachments.map((a) => a.path) }, stamp(), stamp(reclaimGraceMs));
+    },
+
+    async releaseField(executor, field) {
+      await files.releaseFiles(executor as Kysely<any>, { fieldId: field.id }, stamp(), stamp(reclaimGraceMs));
+    },
+  };
+
+  return {
+    ledger,
+    storeNew,
+    /** Inside the files endpoints' transaction: a new attachment is live once the field holds it. */
+    async markLiveIn(trx: Database['db'], added: Attachment, owner: FileOwner): Promise<void> {
+      await files.markLive(trx, [added.path], { tableId: owner.tableId, fieldId: owner.field.id, spaceId: owner.spaceId });
+    },
+    /** Inside the files endpoints' transaction: an attachment that left its field is released. */
+    async releaseIn(trx: Database['db'], removed: Attachment): Promise<void> {
+      await files.releaseFiles(trx, { paths: [removed.path] }, stamp(), stamp(reclaimGraceMs));
+    },
+    /** The stored file behind a path of the account (any state but pending). */
+    findFile: (accountId: number, path: string) => files.findFileByPath(db, accountId, path),
+    stamp,
+  };
+}
+
+export type FileLedgerService = ReturnType<typeof createFileLedger>;
+
+/** What a copy keeps of the original. */
+function copyable(file: files.StoredFileRow) {
+  return { name: file.name, type: file.type, size: Number(file.size) };
+}
+
+export function presentFile(file: Pick<files.StoredFileRow, 'name' | 'path' | 'type' | 'size' | 'host'>): Attachment {
+  return { name: file.name, path: file.path, type: file.type, size: Number(file.size), host: file.host };
+}
+
+export const invalidParameters = (message: string) => new ValidationError(`Invalid parameters: ${message}`, ErrorCode.invalidParameters);

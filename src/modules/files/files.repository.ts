@@ -1,0 +1,102 @@
+import { sql, type Kysely } from 'kysely';
+import type { SystemSchema } from '../../db/schema.js';
+
+type Db = Kysely<SystemSchema>;
+export type StoredFileRow = SystemSchema['stored_files'];
+export type NewStoredFile = Omit<StoredFileRow, 'state' | 'reclaim_after' | 'claim' | 'claimed_at' | 'released_at'>;
+
+/** The write-ahead entry of a blob about to be stored: if the write never commits, the sweep finds it. */
+export async function insertPendingFile(db: Db, file: NewStoredFile, orphanAfter: string): Promise<void> {
+  await db.insertInto('stored_files').values({ ...file, state: 'pending', reclaim_after: orphanAfter, claim: null, claimed_at: null, released_at: null }).execute();
+}
+
+export async function deleteFileRows(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('stored_files').where('id', 'in', ids).execute();
+}
+
+/** A file of the account by its path, in any state but pending (a write not committed owns nothing yet). */
+export async function findFileByPath(db: Db, accountId: number, path: string): Promise<StoredFileRow | undefined> {
+  return db.selectFrom('stored_files').selectAll().where('path', '=', path).where('account_id', '=', accountId).where('state', '!=', 'pending').executeTakeFirst();
+}
+
+export async function findFilesByPaths(db: Db, paths: readonly string[]): Promise<StoredFileRow[]> {
+  if (paths.length === 0) return [];
+  return db.selectFrom('stored_files').selectAll().where('path', 'in', paths).execute();
+}
+
+/** New attachments of a committed write: live, owned by the field they were written to. */
+export async function markLive(db: Db, paths: readonly string[], owner: { tableId: number; fieldId: number; spaceId: number }): Promise<void> {
+  if (paths.length === 0) return;
+  await db
+    .updateTable('stored_files')
+    .set({ state: 'live', reclaim_after: null, released_at: null, table_id: owner.tableId, field_id: owner.fieldId, space_id: owner.spaceId })
+    .where('path', 'in', paths)
+    .where('state', 'in', ['pending', 'restored'])
+    .execute();
+}
+
+/**
+ * Releases files: managed ones are queued until `reclaimAfter`; a space's own storage is
+ * never touched, so its rows simply go (the customer's blob stays where it is).
+ */
+export async function releaseFiles(db: Db, where: { paths?: readonly string[]; fieldId?: number; spaceId?: number }, now: string, reclaimAfter: string): Promise<void> {
+  const scope = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => {
+    if (where.paths) return query.where('path', 'in', where.paths);
+    if (where.fieldId !== undefined) return query.where('field_id', '=', where.fieldId);
+    return query.where('space_id', '=', where.spaceId!);
+  };
+  if (where.paths && where.paths.length === 0) return;
+  await scope(db.updateTable('stored_files').set({ state: 'queued', reclaim_after: reclaimAfter, released_at: now }).where('store', '=', 'managed').where('state', 'in', ['live', 'restored'])).execute();
+  await scope(db.deleteFrom('stored_files').where('store', '=', 'space').where('state', 'in', ['live', 'restored'])).execute();
+}
+
+/**
+ * Claims up to `limit` files whose grace has passed for one sweep: released files due by
+ * `queuedDue`, pending orphans due by `pendingDue`. A row is claimed by one sweep only: the
+ * update re-checks `claim` under the row lock (PostgreSQL) or the write lock (SQLite). A
+ * claim older than `staleBefore` (a sweep that died) may be taken over.
+ */
+export async function claimDueFiles(db: Db, claim: string, due: { queuedDue: string; pendingDue: string }, now: string, staleBefore: string, limit: number): Promise<StoredFileRow[]> {
+  const claimable = (eb: any) =>
+    eb.and([
+      eb.or([eb.and([eb('state', '=', 'queued'), eb('reclaim_after', '<=', due.queuedDue)]), eb.and([eb('state', '=', 'pending'), eb('reclaim_after', '<=', due.pendingDue)])]),
+      eb.or([eb('claim', 'is', null), eb('claimed_at', '<', staleBefore)]),
+    ]);
+  const candidates = db.selectFrom('stored_files').select('id').where(claimable).orderBy('reclaim_after').limit(limit);
+  await db.updateTable('stored_files').set({ claim, claimed_at: now }).where('id', 'in', candidates).where(claimable).execute();
+  return db.selectFrom('stored_files').selectAll().where('claim', '=', claim).where('state', 'in', ['queued', 'pending']).execute();
+}
+
+/** Drops a sweep's claim on rows it did not finish (a storage that failed): the next sweep tries again. */
+export async function releaseClaim(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await db.updateTable('stored_files').set({ claim: null, claimed_at: null }).where('id', 'in', ids).execute();
+}
+
+/** A pending file whose write did commit after all (the process stopped before settling it). */
+export async function adoptPendingFile(db: Db, id: string): Promise<void> {
+  await db.updateTable('stored_files').set({ state: 'live', reclaim_after: null, claim: null, claimed_at: null }).where('id', '=', id).where('state', '=', 'pending').execute();
+}
+
+export async function listQueuedFiles(db: Db): Promise<StoredFileRow[]> {
+  return db.selectFrom('stored_files').selectAll().where('state', '=', 'queued').orderBy('reclaim_after').orderBy('id').execute();
+}
+
+export async function restoreQueuedFile(db: Db, path: string): Promise<StoredFileRow | undefined> {
+  const updated = await db.updateTable('stored_files').set({ state: 'restored', reclaim_after: null, released_at: null, claim: null, claimed_at: null }).where('path', '=', path).where('state', '=', 'queued').executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return undefined;
+  return db.selectFrom('stored_files').selectAll().where('path', '=', path).executeTakeFirst();
+}
+
+/** Whether a record of the table holds the path in the field's column (a pending file's write may have committed). */
+export async function isPathReferenced(db: Db, table: string, column: string, path: string, dialect: 'sqlite' | 'postgres'): Promise<boolean> {
+  const needle = JSON.stringify(path);
+  const found =
+    dialect === 'sqlite'
+      ? await sql`select 1 as found from ${sql.table(table)} where instr(${sql.ref(column)}, ${needle}) > 0 limit 1`.execute(db)
+      : await sql`select 1 as found from ${sql.table(table)} where strpos(${sql.ref(column)}::text, ${needle}) > 0 limit 1`.execute(db);
+  return found.rows.length > 0;
+}
+
+export async function setFileSize(db: Db, id: string, size: number): Promise<void> {
+  await db.updateTable('stored_files').set({ size }).where('id', '=', id).execute();
+}
