@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 /**
  * Where file bytes live: the service's managed storage (disk or S3) or a space's own S3, FTP or
  * SFTP server. The one narrow interface every driver implements, and the contract every driver
- * passes (test/blob-stores/contract.ts runs the same tests against each, on a real peer):
+ * passes (test/blob-stores/blob-store-contract.ts runs the same tests against each, on a real peer):
  *
  * - Keys are made by `blobKey` alone (never from user input): `<folder>/<id>`, lower-case
  *   letters, digits, `-` and `/`. A driver refuses any other key before touching its storage.

@@ -38,6 +38,8 @@ export function createDiskStore(root: string): BlobStore {
   const store: BlobStore = {
     label,
     async put(key, body) {
+      // A refused key is the caller's bug, not a storage failure: thrown before `guard`.
+      fileOf(key);
       await guard(() =>
         writeNew(key, async (temporary) => {
           const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
@@ -74,6 +76,7 @@ export function createDiskStore(root: string): BlobStore {
     },
     async copy(fromKey, toKey) {
       const from = fileOf(fromKey);
+      fileOf(toKey);
       await guard(() =>
         writeNew(toKey, async (temporary) => {
           try {

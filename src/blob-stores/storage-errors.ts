@@ -24,6 +24,12 @@ function codeOf(error: unknown): string {
   return '';
 }
 
+/** The HTTP status of an HTTP storage's answer (the AWS SDK's `$metadata`), or 0. */
+function httpStatusOf(error: unknown): number {
+  const status = (error as { $metadata?: { httpStatusCode?: unknown } } | null)?.$metadata?.httpStatusCode;
+  return typeof status === 'number' ? status : 0;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -40,7 +46,8 @@ export function translateStorageError(error: unknown, label: string): Error {
   const wrap = (errorCode: ConstructorParameters<typeof StorageError>[0], text: string) => new StorageError(errorCode, text, { cause: error });
   if (unreachable.has(code) || (inner.length > 0 && inner.every((c) => unreachable.has(c)))) return wrap(ErrorCode.storageUnavailable, `Storage unavailable: ${label} cannot be reached (${code || inner[0]})`);
   if (timedOut.has(code) || /timed? ?out/i.test(message)) return wrap(ErrorCode.storageTimeout, `Storage timed out: ${label} did not answer in time`);
-  if (credentialsRefused.has(code) || code === '530' || /authentication|login incorrect|permission denied/i.test(message)) {
+  // 401/403 counts by its status too: an answer to HEAD has no body, so no error code.
+  if (credentialsRefused.has(code) || code === '530' || [401, 403].includes(httpStatusOf(error)) || /authentication|login incorrect|permission denied/i.test(message)) {
     return wrap(ErrorCode.storageCredentialsRefused, `Storage refused the credentials: ${label} (${code || 'authentication failed'})`);
   }
   if (code === 'ENOSPC' || code === 'EDQUOT') return wrap(ErrorCode.storageFull, `Storage full: ${label} has no space left`);
