@@ -492,10 +492,12 @@ describe('record field values', () => {
 
     it.each([
       [[{ name: 'a.txt', path: '/x/1-a.txt', type: 'text/plain', size: 1, host: 'localhost' }]],
-      [[{ url: 'https://example.com/a.png' }]],
-      [[{ data: 'aGVsbG8=', name: 'hello.txt' }]],
+      [[{ url: 'http://127.0.0.1/a.png' }]],
+      [[{ data: 'aGVsbG8!', name: 'hello.txt' }]],
+      [[{ data: 'aGVsbG8=', url: 'http://127.0.0.1/' }]],
+      [[{ data: 'aGVsbG8=', size: 3 }]],
       ['a.txt'],
-    ])('rejects %j (attachments come with the files capability) with 400 naming the field', async (value) => {
+    ])('rejects %j (an unknown path, a blocked URL, bad base64, a mixed or unknown shape) with 400', async (value) => {
       await expectRejected('f', value, { t: 'kept' });
     });
   });

@@ -180,7 +180,10 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
             const { type, bytes } = decodeInline(item, problem);
             upload = await storeNew(await storage(), owner, { name: cleanDisplayName(item.name, 'file'), type }, { bytes }, problem);
           } else {
-            const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes });
+            const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes }).catch((error: unknown) => {
+              // `Invalid file source: …` names the URL; the answer names the field and item too.
+              throw error instanceof ValidationError ? problem(error.message) : error;
+            });
             upload = await storeNew(await storage(), owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem);
           }
           stored.push(upload);
