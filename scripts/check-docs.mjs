@@ -51,7 +51,12 @@ const normalise = (text) => {
   try {
     value = JSON.stringify(JSON.parse(text));
   } catch {
-    value = text.trim().replace(/\s+/g, ' ');
+    // Several answers in a row: compared as a list of values.
+    try {
+      value = JSON.stringify(JSON.parse(`[${text.trim().replace(/\}\s*\{/g, '},{')}]`));
+    } catch {
+      value = text.trim().replace(/\s+/g, ' ');
+    }
   }
   for (const [pattern, replacement] of masks) value = value.replace(pattern, replacement);
   return value;

@@ -38,7 +38,9 @@ export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
         done(error as Error, undefined);
       }
     });
-    // The raw upload takes any other type as the file itself, streamed; elsewhere such a body is refused by validation.
+    // The raw upload takes any other type as the file itself, streamed (text too: Fastify's own
+    // text/plain parser would read it whole into a string); elsewhere such a body is refused.
+    app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', (request, payload, done) => {
       if (request.routeOptions.url === uploadPath) return done(null, payload);
       done(Object.assign(new Error('Content-Type must be application/json'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
