@@ -16,6 +16,10 @@ export interface Dialect {
   readonly jsonType: 'text' | 'jsonb';
   /** Column type of a boolean. */
   readonly booleanType: 'integer' | 'boolean';
+  /** Whether `select … for update` locks rows (PostgreSQL); SQLite has none to take, its writer lock serialising writes. */
+  readonly rowLocks: boolean;
+  /** A boolean constant as the boolean column type holds it (`1`/`0` on SQLite, `true`/`false` on PostgreSQL). */
+  booleanLiteral(value: boolean): RawBuilder<unknown>;
   /** A JSON value as a statement parameter for a `jsonType` column. */
   jsonParam(value: unknown): RawBuilder<unknown> | string;
   /** Quotes an identifier we generated ourselves (never user input). */
@@ -58,6 +62,8 @@ const sqliteDialect: Dialect = {
   addIdColumn: (table) => table.addColumn('id', 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement()),
   jsonType: 'text',
   booleanType: 'integer',
+  booleanLiteral: (value) => (value ? sql`1` : sql`0`),
+  rowLocks: false,
   jsonParam: (value) => JSON.stringify(value),
   quote: (identifier) => `"${identifier}"`,
   fold: sqliteFold,
@@ -74,6 +80,8 @@ const postgresDialect: Dialect = {
   addIdColumn: (table) => table.addColumn('id', 'serial', (c: ColumnDefinitionBuilder) => c.primaryKey()),
   jsonType: 'jsonb',
   booleanType: 'boolean',
+  booleanLiteral: (value) => (value ? sql`true` : sql`false`),
+  rowLocks: true,
   jsonParam: (value) => sql`${JSON.stringify(value)}::jsonb`,
   quote: (identifier) => `"${identifier}"`,
   fold: (expression) => sql`lower(${expression})`,

@@ -14,7 +14,7 @@ export const checkboxField: FieldType = {
   columnType: (dialect) => dialect.booleanType,
   sortable: true,
   // An unchecked value may be NULL (rows older than the field): it sorts as false.
-  orderKey: (column, dialect) => sql`coalesce(${column}, ${dialect.name === 'sqlite' ? sql`0` : sql`false`})`,
+  orderKey: (column, dialect) => sql`coalesce(${column}, ${dialect.booleanLiteral(false)})`,
   searchable: false,
   toStored(input, field) {
     if (input === null || input === undefined) return false;
@@ -26,7 +26,7 @@ export const checkboxField: FieldType = {
   encode: (stored, dialect) => (dialect.booleanType === 'integer' ? (stored ? 1 : 0) : stored),
   readMany: (stored) => stored.map((value) => value === true),
   compileFilter(op, value, field, ctx) {
-    const checked = sql<boolean>`${ctx.column} = ${ctx.dialect.name === 'sqlite' ? 1 : sql`true`}`;
+    const checked = sql<boolean>`${ctx.column} = ${ctx.dialect.booleanLiteral(true)}`;
     const unchecked = sql<boolean>`(${ctx.column} is null or not ${checked})`;
     if (op === 'empty') return unchecked;
     if (op === 'not_empty') return checked;

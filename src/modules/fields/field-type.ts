@@ -34,6 +34,11 @@ export interface FieldType {
    * it may be a table's title field (single-valued only).
    */
   titleText?(stored: unknown): string | null;
+  /**
+   * A single reference to a record of another table (a single lookup): that table's id. A
+   * record read joins in the referenced record's title with the same statement.
+   */
+  titleTarget?(field: Field): number | undefined;
   /** Can records be ordered by it? */
   readonly sortable: boolean;
   /**

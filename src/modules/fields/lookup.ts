@@ -18,6 +18,7 @@ function referencedId(item: unknown): unknown {
 export const lookupField: FieldType = {
   name: 'lookup',
   multiplicity: 'optional',
+  titleTarget: (field) => (field.multiple ? undefined : (field.settings.table_id as number)),
   settingKeys: ['table_id'],
   async parseSettings(raw, ctx, previous) {
     const tableId = raw.table_id ?? previous?.table_id;

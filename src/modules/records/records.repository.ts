@@ -265,12 +265,12 @@ export async function selectColumnValues(db: Db, tableId: number, column: string
 }
 
 /**
- * One column of one record, or undefined when the record does not exist. `forUpdate` locks the
- * row on PostgreSQL until the transaction ends (SQLite's writer lock already serialises writes).
+ * One column of one record, or undefined when the record does not exist. `lock` locks the row
+ * until the transaction ends (give `dialect.rowLocks`: SQLite's writer lock serialises writes).
  */
-export async function findRecordColumn(db: Db, tableId: number, recordId: number, column: string, forUpdate: 'postgres' | 'sqlite' | false): Promise<{ value: unknown } | undefined> {
+export async function findRecordColumn(db: Db, tableId: number, recordId: number, column: string, lock: boolean): Promise<{ value: unknown } | undefined> {
   let query = db.selectFrom(recordTableName(tableId)).select(`${column} as value`).where('id', '=', recordId);
-  if (forUpdate === 'postgres') query = query.forUpdate();
+  if (lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   return row && { value: row.value };
 }

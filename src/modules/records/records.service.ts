@@ -119,8 +119,8 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
   async function buildSelection(attempt: Attempt, fields: readonly Field[]): Promise<records.ReadSelection> {
     const titles: records.TitleLookup[] = [];
     for (const field of fields) {
-      if (field.type !== 'lookup' || field.multiple) continue;
-      const targetTableId = field.settings.table_id as number;
+      const targetTableId = getFieldType(field.type).titleTarget?.(field);
+      if (targetTableId === undefined) continue;
       const titleField = await attempt.contexts.titleField(targetTableId);
       if (titleField === undefined) continue;
       const titleColumn = titleField ? fieldColumnName(titleField.id) : null;
@@ -355,7 +355,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         await confirmCurrentMetadata(attempt);
         const column = fieldColumnName(field.id);
         return db.transaction().execute(async (trx) => {
-          const found = await records.findRecordColumn(trx, tableId, recordId, column, dialect.name === 'postgres' ? 'postgres' : false);
+          const found = await records.findRecordColumn(trx, tableId, recordId, column, dialect.rowLocks);
           if (!found) throw recordNotFound();
           const next = await edit(fromColumnValue(field, found.value), field, trx);
           await records.updateRecord(trx, tableId, recordId, { [column]: toColumnValue(field, next, dialect), updated_at: now() });
