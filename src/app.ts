@@ -12,6 +12,7 @@ import { compileTrustProxy } from './http/trust-proxy.js';
 import { registerValidators } from './http/validator.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
+import { viewsRoutes } from './modules/views/views.routes.js';
 import { recordsRoutes } from './modules/records/records.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
@@ -68,6 +69,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(tablesRoutes(container.services));
   await app.register(recordsRoutes(container.services));
   await app.register(filesRoutes(container.services));
+  await app.register(viewsRoutes(container.services));
   return app;
 }
 

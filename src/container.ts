@@ -15,6 +15,7 @@ import { createRecordsService } from './modules/records/records.service.js';
 import { createSpacesService } from './modules/spaces/spaces.service.js';
 import { createFieldsService } from './modules/tables/fields.service.js';
 import { createTablesService } from './modules/tables/tables.service.js';
+import { createSavedViewReader, createViewsService } from './modules/views/views.service.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { createSecretBox } from './shared/secret-box.js';
@@ -51,14 +52,15 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const tables = createTablesService(withFiles);
   const fields = createFieldsService({ ...withFiles, tables });
   // Under test, a records call that answers without confirming its cached metadata throws.
-  const records = createRecordsService({ ...withFiles, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
+  const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
   const reclaim = createReclaimService({ ...base, storage: fileStorage });
+  const views = createViewsService({ ...base, tables, records });
   return {
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim },
+    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim, views },
     close: async () => {
       await fileStorage.close();
       await database.destroy();

@@ -56,6 +56,21 @@ export interface SystemSchema {
     revoked_at: string | null;
   };
   sessions: { token_hash: string; user_id: number; created_at: string; expires_at: string };
+  views: {
+    id: Generated<number>;
+    account_id: number;
+    table_id: number;
+    name: string;
+    type: string;
+    config_json: string;
+    filters_json: string;
+    order_by: string | null;
+    order_dir: string | null;
+    is_table_default: number;
+    created_by: number;
+    created_at: string;
+    updated_at: string;
+  };
   stored_files: {
     id: string;
     account_id: number;

@@ -36,6 +36,7 @@ const catalogue = {
   fieldNotEditable: { code: 'field_not_editable', status: 403 },
   adminRequired: { code: 'admin_required', status: 403 },
   accountKeyRequired: { code: 'account_key_required', status: 403 },
+  apiKeysNotAllowed: { code: 'api_keys_not_allowed', status: 403 },
 
   // 404 Not Found
   notFound: { code: 'not_found', status: 404 },

@@ -197,7 +197,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0007, with a table made at 0005 in between', async () => {
+  it('migrating one step at a time applies 0003 to 0008, with a table made at 0005 in between', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -206,6 +206,7 @@ describe(`table counters migration (${testEngine})`, () => {
     expect((await counters(countedId)).rows).toBe(2);
     await migrateOneStep('0006-search-index-without-positions');
     await migrateOneStep('0007-stored-files');
+    await migrateOneStep('0008-views');
     expect(await migrateToLatest(opened)).toEqual([]);
   });
 

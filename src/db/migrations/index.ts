@@ -7,6 +7,7 @@ import { searchMergingMigration } from './0004-search-merging.js';
 import { metadataVersionMigration } from './0005-metadata-version.js';
 import { searchIndexWithoutPositionsMigration } from './0006-search-index-without-positions.js';
 import { storedFilesMigration } from './0007-stored-files.js';
+import { viewsMigration } from './0008-views.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -23,6 +24,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0005-metadata-version': metadataVersionMigration(dialect),
         '0006-search-index-without-positions': searchIndexWithoutPositionsMigration(dialect),
         '0007-stored-files': storedFilesMigration(),
+        '0008-views': viewsMigration(dialect),
       };
     },
   };

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { createMetadataReads, readMetadataVersion, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
-import { ErrorCode, QueryTimeoutError, ValidationError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { ErrorCode, QueryTimeoutError, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
 import { rateLimitBucket, type Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
@@ -14,6 +14,8 @@ import { hooksOf } from '../fields/lifecycle.js';
 import type { FileLedger } from '../fields/value-context.js';
 import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
+import { parseFilterList } from './query/parse-conditions.js';
+import type { SavedViewQuery, SavedViewReader } from './query/saved-view.js';
 import { RecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
 import { cachedRecordTable, loadRecordTable, visibilityScope, type RecordTable } from './record-table.js';
@@ -46,7 +48,15 @@ interface Attempt {
   contexts: RecordContexts;
 }
 
-export function createRecordsService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; files: FileLedger; maxResponseSize?: number; strictConfirmation?: boolean }) {
+export function createRecordsService(deps: {
+  database: Database;
+  clock: Clock;
+  metadataCache: MetadataCache;
+  files: FileLedger;
+  views: SavedViewReader;
+  maxResponseSize?: number;
+  strictConfirmation?: boolean;
+}) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
@@ -158,19 +168,31 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     return (await present(attempt, [row], attempt.table.fields, selection))[0];
   }
 
-  /** A view id other than 0 names a view that does not exist: views arrive with their own capability. */
+  /**
+   * The query's conditions and order. Through a saved view (`view_id` other than 0), the
+   * view's filters and sort replace the request's `where`, `filters`, `order_by` and
+   * `order_dir`; `append_filters` adds the request's conditions on top; `search`, `fields`,
+   * `limit` and `offset` apply as always. A view the table does not have: 500 `View not found`.
+   */
   async function compileQuery(attempt: Attempt, query: ParsedQuery) {
     const { table, contexts } = attempt;
-    if (query.viewId !== null && query.viewId !== 0) throw new ViewQueryNotFoundError();
+    const view = query.viewId !== null && query.viewId !== 0 ? await deps.views.find(attempt.reads, table.id, query.viewId) : null;
+    if (view === undefined) throw new ViewQueryNotFoundError();
+    const useRequest = !view || query.appendFilters;
     // `where` and `filters` are compiled apart and AND-ed: expanding their product into one DNF
     // could multiply a few hundred conditions into tens of thousands.
-    const whereConditions = await compileConditions(query.whereConditions.length > 0 ? [query.whereConditions] : [], table.fieldsBySlug, contexts.filter);
-    const filters = await compileConditions(query.filters, table.fieldsBySlug, contexts.filter);
+    const parts = [
+      view ? await compileConditions(parseFilterList(view.filters), table.fieldsBySlug, contexts.filter) : null,
+      useRequest ? await compileConditions(query.whereConditions.length > 0 ? [query.whereConditions] : [], table.fieldsBySlug, contexts.filter) : null,
+      useRequest ? await compileConditions(query.filters, table.fieldsBySlug, contexts.filter) : null,
+    ];
+    const orderBy = view ? view.orderBy : query.orderBy;
+    const orderDir = view ? view.orderDir : query.orderDir;
     // A page of search results alone, in id order, needs only its first limit + offset matches.
-    const searchOnly = whereConditions === null && filters === null && query.limit !== null && (query.orderBy === null || (query.orderBy === 'id' && query.orderDir === 'asc'));
+    const searchOnly = parts.every((part) => part === null) && query.limit !== null && (orderBy === null || (orderBy === 'id' && orderDir === 'asc'));
     const search = compileSearch(query.search, recordTableName(table.id), dialect, searchOnly ? query.limit! + query.offset! : undefined);
-    const where = [whereConditions, filters, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
-    return { where, orderBy: compileOrder(query.orderBy, query.orderDir, table.fieldsBySlug, dialect), sortIndex: sortIndexOf(query.orderBy, table.fieldsBySlug, dialect) };
+    const where = [...parts, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
+    return { where, orderBy: compileOrder(orderBy, orderDir, table.fieldsBySlug, dialect), sortIndex: sortIndexOf(orderBy, table.fieldsBySlug, dialect) };
   }
 
   async function parse(attempt: Attempt, body: unknown, mode: QueryMode) {
@@ -190,6 +212,24 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         tableId,
         async (attempt) => {
           if (access === 'write') assertCanWriteRecords(attempt.actor, attempt.table);
+        },
+        false,
+      );
+    },
+
+    /**
+     * A saved view's filters and sort, checked against the table exactly as a query would check
+     * them (fields, operators, values, date tokens, sortable field): 400 naming the problem.
+     */
+    checkViewQuery(actor: Actor, tableId: number, input: { filters?: unknown; order_by?: unknown; order_dir?: unknown }): Promise<SavedViewQuery> {
+      return onTable(
+        actor,
+        tableId,
+        async (attempt) => {
+          const query = parseQueryBody({ filters: input.filters ?? [], order_by: input.order_by ?? null, order_dir: input.order_dir ?? null }, 'count');
+          await compileConditions(query.filters, attempt.table.fieldsBySlug, attempt.contexts.filter);
+          compileOrder(query.orderBy, query.orderDir, attempt.table.fieldsBySlug, dialect);
+          return { filters: (input.filters ?? []) as unknown[], orderBy: query.orderBy, orderDir: query.orderDir };
         },
         false,
       );
@@ -390,7 +430,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
     },
 
     queryRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
-      return onTable(actor, tableId, async (attempt) => {
+      return throughView(body, () => onTable(actor, tableId, async (attempt) => {
         const { query, where, orderBy, sortIndex } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
         const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
@@ -399,7 +439,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
         const page = await present(attempt, rows, fields, selection);
         assertResponseFits(page, maxResponseSize, `these ${page.length} records hold`, 'ask for fewer records (limit) or fewer fields (fields)');
         return page;
-      });
+      }));
     },
 
     /**
@@ -407,7 +447,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
      * filtered count is answered from the count cache while the table has not changed.
      */
     countRecords(actor: Actor, tableId: number, body: unknown) {
-      return onTable(actor, tableId, async (attempt) => {
+      return throughView(body, () => onTable(actor, tableId, async (attempt) => {
         const { where } = await parse(attempt, body, 'count');
         const counters = await records.readCounters(db, tableId);
         attempt.reads.confirm(counters.metadataVersion);
@@ -420,7 +460,7 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
           countCache.set(key, counters.changes, count);
         }
         return { count, total: counters.rows, total_approx: false, restricted: true };
-      });
+      }));
     },
 
     /**
@@ -429,14 +469,26 @@ export function createRecordsService(deps: { database: Database; clock: Clock; m
      * worker or snapshot, only its answer's memory, until the send timeout gives up on it.
      */
     listIds(actor: Actor, tableId: number, body: unknown): Promise<string> {
-      return onTable(actor, tableId, async (attempt) => {
+      return throughView(body, () => onTable(actor, tableId, async (attempt) => {
         const { where, orderBy } = await parse(attempt, body, 'ids');
         const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
         attempt.reads.confirm(version);
         return `[${ids}]`;
-      });
+      }));
     },
   };
+}
+
+/**
+ * A query through a saved view (`view_id` above 0) on a table the caller cannot see answers as
+ * the specification says: 500 `Not Authorized`, where other record calls answer 400 `Invalid Table`.
+ */
+function throughView<T>(body: unknown, call: () => Promise<T>): Promise<T> {
+  const viewId = (body as { view_id?: unknown } | null)?.view_id;
+  if (typeof viewId !== 'number' || viewId <= 0) return call();
+  return call().catch((error: unknown) => {
+    throw error instanceof ValidationError && error.code === ErrorCode.invalidTable ? new ViewNotAuthorizedError() : error;
+  });
 }
 
 function sqlAnd(left: RawBuilder<boolean>, right: RawBuilder<boolean>): RawBuilder<boolean> {

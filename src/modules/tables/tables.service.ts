@@ -65,6 +65,8 @@ export async function dropSpaceTables(ctx: DeletionContext, spaceId: number): Pr
   for (const tableId of await tables.listSpaceTableIds(ctx.db as Db, spaceId)) await dropTableRecords(ctx, tableId);
 }
 
+export { ensureFieldIndex } from './table-indexes.js';
+
 /** A table's fields in order, as stored now: how records learn a table's schema. */
 export function listTableFields(db: Db, tableId: number) {
   return tables.listFields(db, tableId);
