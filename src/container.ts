@@ -58,7 +58,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim },
+    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim, fileLedger },
     close: async () => {
       await fileStorage.close();
       await database.destroy();
