@@ -58,10 +58,12 @@ export async function releaseFiles(db: Db, where: { paths?: readonly string[]; f
  * One statement, so no lock is held between statements. A row goes to one sweep only: on
  * PostgreSQL the candidates are locked `FOR UPDATE SKIP LOCKED`, so a concurrent sweep passes
  * over the rows being claimed and takes the next ones instead of queueing behind them, and a
- * row claimed and committed meanwhile is re-checked against the latest version (READ
- * COMMITTED re-evaluates the conditions of a row updated under it), where its claim shows; on
- * SQLite the statement runs under the database's single write lock. The outer conditions
- * repeat the candidates' for the same reason.
+ * row claimed and committed meanwhile is re-checked against its latest version (READ
+ * COMMITTED re-evaluates the conditions of a row updated under it), where the claim shows. The
+ * candidates are a MATERIALIZED CTE: as an `IN (subquery … LIMIT)`, the planner may run the
+ * subquery more than once, and with ties in the order each run can pick other rows (a claim of
+ * 250 rows for a limit of 100 was seen). On SQLite the statement runs under the database's
+ * single write lock, and `IN (subquery)` is evaluated once.
  */
 export async function claimDueFiles(
   db: Db,
@@ -77,14 +79,18 @@ export async function claimDueFiles(
       eb.or([eb.and([eb('state', '=', 'queued'), eb('reclaim_after', '<=', due.queuedDue)]), eb.and([eb('state', '=', 'pending'), eb('reclaim_after', '<=', due.pendingDue)])]),
       eb.or([eb('claim', 'is', null), eb('claimed_at', '<', staleBefore)]),
     ]);
-  const candidates = db
-    .selectFrom('stored_files')
-    .select('id')
+  const candidates = db.selectFrom('stored_files').select('id').where(claimable).orderBy('reclaim_after').orderBy('id').limit(limit);
+  if (dialect === 'sqlite') {
+    return db.updateTable('stored_files').set({ claim, claimed_at: now }).where('id', 'in', candidates).where(claimable).returningAll().execute();
+  }
+  return db
+    .with((cte) => cte('candidates').materialized(), () => candidates.forUpdate().skipLocked())
+    .updateTable('stored_files')
+    .set({ claim, claimed_at: now })
+    .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
     .where(claimable)
-    .orderBy('reclaim_after')
-    .limit(limit)
-    .$if(dialect === 'postgres', (query) => query.forUpdate().skipLocked());
-  return db.updateTable('stored_files').set({ claim, claimed_at: now }).where('id', 'in', candidates).where(claimable).returningAll().execute();
+    .returningAll()
+    .execute();
 }
 
 /** Drops a sweep's claim on the rows it still holds (files the storage failed to delete, or a sweep cut short): the next sweep tries again. */
