@@ -60,7 +60,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim, views },
+    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim, fileLedger, views },
     close: async () => {
       await fileStorage.close();
       await database.destroy();

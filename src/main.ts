@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runAccounts, runInit } from './cli/accounts.command.js';
 import { UsageError } from './cli/cli-context.js';
+import { runFiles } from './cli/files.command.js';
 import { runKeys } from './cli/keys.command.js';
 import { runMigrate } from './cli/migrate.command.js';
 import { runServe } from './cli/serve.command.js';
@@ -15,6 +16,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   accounts: runAccounts,
   users: runUsers,
   keys: runKeys,
+  files: runFiles,
   migrate: runMigrate,
 };
 
@@ -26,6 +28,7 @@ commands:
   accounts create --email E [...]                           add another account
   users create|update ...                                   manage users
   keys create|list|revoke|rotate ...                        manage API keys
+  files pending|restore PATH|sweep [--as-of ISO_DATETIME]   the reclaim queue of released files
   migrate                                                   apply schema migrations
 
 Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL.`;

@@ -2,10 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import type { Container } from '../container.js';
+import type { ReclaimSchedule } from '../modules/files/reclaim.service.js';
 import { ConflictError } from '../shared/errors.js';
 import { expectPositionals, parseCommandArgs, printUsage, wantsHelp } from './cli-context.js';
 
 const usage = 'usage: tabula serve [--port 8080] [--host 127.0.0.1] [--data ./data]';
+
+/** The first scheduled sweep runs this long after start (or after one interval, if shorter). */
+const firstSweepDelayMs = 10_000;
 
 /** First run on an empty database: an owner `admin@localhost` and an account key, shown once. */
 async function bootstrapFirstAccount(container: Container): Promise<void> {
@@ -39,11 +43,14 @@ export async function runServe(args: string[]): Promise<void> {
   expectPositionals(positionals, 0, usage);
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
   // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
-  const [{ createContainer }, { buildApp }] = await Promise.all([import('../container.js'), import('../app.js')]);
+  const [{ createContainer }, { buildApp }, { startReclaimSchedule }] = await Promise.all([import('../container.js'), import('../app.js'), import('../modules/files/reclaim.service.js')]);
   const container = await createContainer(config);
   await bootstrapFirstAccount(container);
   const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
+  let reclaim: ReclaimSchedule | undefined;
   const shutdown = async () => {
+    // A sweep in progress stops after the file in hand; what it had claimed waits for the next sweep.
+    await reclaim?.stop();
     await app.close();
     await container.close();
     process.exit(0);
@@ -51,6 +58,18 @@ export async function runServe(args: string[]): Promise<void> {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await app.listen({ host: config.host, port: config.port });
+  // TABULA_RECLAIM_INTERVAL=0s turns the schedule off (sweeps then come from `tabula files sweep`).
+  if (config.reclaimIntervalMs > 0) {
+    reclaim = startReclaimSchedule(container.services.reclaim, {
+      intervalMs: config.reclaimIntervalMs,
+      firstDelayMs: Math.min(firstSweepDelayMs, config.reclaimIntervalMs),
+      onReport: (report) => {
+        if (report.deleted + report.orphans + report.adopted + report.failed > 0) app.log.info({ reclaim: report }, 'reclaim sweep');
+      },
+      onFailure: (file, error) => app.log.warn({ err: error, path: file.path }, 'reclaim sweep: file left for the next sweep'),
+      onError: (error) => app.log.error({ err: error }, 'reclaim sweep failed'),
+    });
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

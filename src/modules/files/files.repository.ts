@@ -51,25 +51,57 @@ export async function releaseFiles(db: Db, where: { paths?: readonly string[]; f
 }
 
 /**
- * Claims up to `limit` files whose grace has passed for one sweep: released files due by
- * `queuedDue`, pending orphans due by `pendingDue`. A row is claimed by one sweep only: the
- * update re-checks `claim` under the row lock (PostgreSQL) or the write lock (SQLite). A
- * claim older than `staleBefore` (a sweep that died) may be taken over.
+ * Claims up to `limit` files whose grace has passed for one sweep, and answers them: released
+ * files due by `queuedDue`, pending orphans due by `pendingDue`. A claim older than `staleBefore`
+ * (a sweep that died) may be taken over.
+ *
+ * One statement, so no lock is held between statements. A row goes to one sweep only: on
+ * PostgreSQL the candidates are locked `FOR UPDATE SKIP LOCKED`, so a concurrent sweep passes
+ * over the rows being claimed and takes the next ones instead of queueing behind them, and a
+ * row claimed and committed meanwhile is re-checked against its latest version (READ
+ * COMMITTED re-evaluates the conditions of a row updated under it), where the claim shows. The
+ * candidates are a MATERIALIZED CTE: as an `IN (subquery … LIMIT)`, the planner may run the
+ * subquery more than once, and with ties in the order each run can pick other rows (a claim of
+ * 250 rows for a limit of 100 was seen). On SQLite the statement runs under the database's
+ * single write lock, and `IN (subquery)` is evaluated once.
  */
-export async function claimDueFiles(db: Db, claim: string, due: { queuedDue: string; pendingDue: string }, now: string, staleBefore: string, limit: number): Promise<StoredFileRow[]> {
+export async function claimDueFiles(
+  db: Db,
+  dialect: 'sqlite' | 'postgres',
+  claim: string,
+  due: { queuedDue: string; pendingDue: string },
+  now: string,
+  staleBefore: string,
+  limit: number,
+): Promise<StoredFileRow[]> {
   const claimable = (eb: any) =>
     eb.and([
       eb.or([eb.and([eb('state', '=', 'queued'), eb('reclaim_after', '<=', due.queuedDue)]), eb.and([eb('state', '=', 'pending'), eb('reclaim_after', '<=', due.pendingDue)])]),
       eb.or([eb('claim', 'is', null), eb('claimed_at', '<', staleBefore)]),
     ]);
-  const candidates = db.selectFrom('stored_files').select('id').where(claimable).orderBy('reclaim_after').limit(limit);
-  await db.updateTable('stored_files').set({ claim, claimed_at: now }).where('id', 'in', candidates).where(claimable).execute();
-  return db.selectFrom('stored_files').selectAll().where('claim', '=', claim).where('state', 'in', ['queued', 'pending']).execute();
+  const candidates = db.selectFrom('stored_files').select('id').where(claimable).orderBy('reclaim_after').orderBy('id').limit(limit);
+  if (dialect === 'sqlite') {
+    return db.updateTable('stored_files').set({ claim, claimed_at: now }).where('id', 'in', candidates).where(claimable).returningAll().execute();
+  }
+  return db
+    .with((cte) => cte('candidates').materialized(), () => candidates.forUpdate().skipLocked())
+    .updateTable('stored_files')
+    .set({ claim, claimed_at: now })
+    .where('id', 'in', (eb) => eb.selectFrom('candidates').select('candidates.id'))
+    .where(claimable)
+    .returningAll()
+    .execute();
 }
 
-/** Drops a sweep's claim on rows it did not finish (a storage that failed): the next sweep tries again. */
-export async function releaseClaim(db: Db, ids: readonly string[]): Promise<void> {
-  if (ids.length > 0) await db.updateTable('stored_files').set({ claim: null, claimed_at: null }).where('id', 'in', ids).execute();
+/** Drops a sweep's claim on the rows it still holds (files the storage failed to delete, or a sweep cut short): the next sweep tries again. */
+export async function releaseClaim(db: Db, claim: string): Promise<void> {
+  await db.updateTable('stored_files').set({ claim: null, claimed_at: null }).where('claim', '=', claim).execute();
+}
+
+/** The row of a file a sweep reclaimed, if that sweep still holds it; false when another took it over. */
+export async function deleteClaimedFile(db: Db, id: string, claim: string): Promise<boolean> {
+  const deleted = await db.deleteFrom('stored_files').where('id', '=', id).where('claim', '=', claim).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
 }
 
 /** A pending file whose write did commit after all (the process stopped before settling it). */
@@ -77,14 +109,31 @@ export async function adoptPendingFile(db: Db, id: string): Promise<void> {
   await db.updateTable('stored_files').set({ state: 'live', reclaim_after: null, claim: null, claimed_at: null }).where('id', '=', id).where('state', '=', 'pending').execute();
 }
 
+/** Whether the field a file was stored for still exists (a pending file's write can have committed only then). */
+export async function fieldExists(db: Db, tableId: number, fieldId: number): Promise<boolean> {
+  return (await db.selectFrom('fields').select('id').where('id', '=', fieldId).where('table_id', '=', tableId).executeTakeFirst()) !== undefined;
+}
+
 export async function listQueuedFiles(db: Db): Promise<StoredFileRow[]> {
   return db.selectFrom('stored_files').selectAll().where('state', '=', 'queued').orderBy('reclaim_after').orderBy('id').execute();
 }
 
-export async function restoreQueuedFile(db: Db, path: string): Promise<StoredFileRow | undefined> {
-  const updated = await db.updateTable('stored_files').set({ state: 'restored', reclaim_after: null, released_at: null, claim: null, claimed_at: null }).where('path', '=', path).where('state', '=', 'queued').executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return undefined;
-  return db.selectFrom('stored_files').selectAll().where('path', '=', path).executeTakeFirst();
+/**
+ * Takes a queued file out of the queue, unless a sweep holds it (and is deleting it now): a
+ * claim older than `staleBefore` belongs to a sweep taken for dead and does not count.
+ */
+export async function restoreQueuedFile(db: Db, path: string, staleBefore: string): Promise<{ restored: StoredFileRow } | { claimed: true } | undefined> {
+  const [restored] = await db
+    .updateTable('stored_files')
+    .set({ state: 'restored', reclaim_after: null, released_at: null, claim: null, claimed_at: null })
+    .where('path', '=', path)
+    .where('state', '=', 'queued')
+    .where((eb) => eb.or([eb('claim', 'is', null), eb('claimed_at', '<', staleBefore)]))
+    .returningAll()
+    .execute();
+  if (restored) return { restored };
+  const queued = await db.selectFrom('stored_files').select('id').where('path', '=', path).where('state', '=', 'queued').executeTakeFirst();
+  return queued ? { claimed: true } : undefined;
 }
 
 /** Whether a record of the table holds the path in the field's column (a pending file's write may have committed). */

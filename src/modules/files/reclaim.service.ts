@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
-import { ErrorCode, NotFoundError } from '../../shared/errors.js';
+import { ConflictError, ErrorCode, NotFoundError } from '../../shared/errors.js';
+import type { Attachment } from '../fields/attachment.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { newFileId } from './attachment-path.js';
 import { presentFile } from './file-ledger.js';
@@ -9,7 +10,8 @@ import * as files from './files.repository.js';
 
 /** A sweep that has held its claim this long is taken for dead: another may take its rows. */
 const staleClaimMs = 3600 * 1000;
-const batchSize = 100;
+/** Files claimed and reclaimed at a time; a progress report follows each batch. */
+export const sweepBatchSize = 100;
 
 export interface SweepReport {
   /** Released managed files whose grace had passed: blob and row gone. */
@@ -18,8 +20,19 @@ export interface SweepReport {
   orphans: number;
   /** Pending files whose write did commit (the process stopped before settling them): now live. */
   adopted: number;
-  /** Files the storage failed to delete: left for the next sweep. */
+  /** Files the storage (or the database) failed to reclaim: left for the next sweep. */
   failed: number;
+}
+
+export interface SweepOptions {
+  /** Judge the queue as if it were then (an operator's "as of"); pending files keep the real clock. */
+  asOf?: Date;
+  /** After each batch, with the totals so far. */
+  onProgress?: (report: SweepReport) => void;
+  /** For each file left for the next sweep, with what went wrong. */
+  onFailure?: (file: { path: string; state: string }, error: unknown) => void;
+  /** Stops the sweep after the file in hand; its other claims are dropped for the next sweep. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -29,25 +42,28 @@ export interface SweepReport {
 export function createReclaimService(deps: { database: Database; clock: Clock; storage: FileStorage }) {
   const { db, dialect } = deps.database;
   const stamp = (date: Date) => formatDateTime(date);
+  const staleBefore = (now: Date) => stamp(new Date(now.getTime() - staleClaimMs));
 
-  /** Whether a pending file's path is in its field: its write committed after all. */
+  /**
+   * Whether a pending file's path is in its field: its write committed after all. A field (or
+   * table) that is gone holds nothing; any other failure is thrown, so that a database hiccup
+   * leaves the file for the next sweep instead of deleting a file a record may hold.
+   */
   async function isReferenced(file: files.StoredFileRow): Promise<boolean> {
-    try {
-      return await files.isPathReferenced(db, recordTableName(file.table_id), fieldColumnName(file.field_id), file.path, dialect.name);
-    } catch {
-      // The table or the field is gone: nothing can reference the file any more.
-      return false;
-    }
+    if (!(await files.fieldExists(db, file.table_id, file.field_id))) return false;
+    return files.isPathReferenced(db, recordTableName(file.table_id), fieldColumnName(file.field_id), file.path, dialect.name);
   }
 
-  async function reclaimOne(file: files.StoredFileRow, report: SweepReport): Promise<void> {
+  async function reclaimOne(file: files.StoredFileRow, claim: string, report: SweepReport): Promise<void> {
     if (file.state === 'pending' && (await isReferenced(file))) {
       await files.adoptPendingFile(db, file.id);
       report.adopted++;
       return;
     }
+    // The blob first: a row without its blob is retried by the next sweep, a blob without its
+    // row would be found by nothing. A missing blob is not an error, so a retry is harmless.
     if (file.store === 'managed') await deps.storage.managed.delete(file.blob_key);
-    await files.deleteFileRows(db, [file.id]);
+    if (!(await files.deleteClaimedFile(db, file.id, claim))) return;
     if (file.state === 'pending') report.orphans++;
     else report.deleted++;
   }
@@ -59,26 +75,31 @@ export function createReclaimService(deps: { database: Database; clock: Clock; s
      * (an operator's "as if it were then"); pending files are judged by the real clock, so a
      * write in progress is never swept.
      */
-    async sweep(options: { asOf?: Date; onProgress?: (report: SweepReport) => void } = {}): Promise<SweepReport> {
+    async sweep(options: SweepOptions = {}): Promise<SweepReport> {
       const now = deps.clock.now();
       const claim = newFileId();
       const report: SweepReport = { deleted: 0, orphans: 0, adopted: 0, failed: 0 };
-      const failed: string[] = [];
-      for (;;) {
-        const due = { queuedDue: stamp(options.asOf ?? now), pendingDue: stamp(now) };
-        const batch = (await files.claimDueFiles(db, claim, due, stamp(now), stamp(new Date(now.getTime() - staleClaimMs)), batchSize)).filter((file) => !failed.includes(file.id));
-        if (batch.length === 0) break;
-        for (const file of batch) {
-          try {
-            await reclaimOne(file, report);
-          } catch {
-            failed.push(file.id);
-            report.failed++;
+      const due = { queuedDue: stamp(options.asOf ?? now), pendingDue: stamp(now) };
+      try {
+        while (!options.signal?.aborted) {
+          // Rows this sweep failed on keep its claim until the end, so it never claims them twice.
+          const batch = await files.claimDueFiles(db, dialect.name, claim, due, stamp(now), staleBefore(now), sweepBatchSize);
+          if (batch.length === 0) break;
+          for (const file of batch) {
+            if (options.signal?.aborted) break;
+            try {
+              await reclaimOne(file, claim, report);
+            } catch (error) {
+              report.failed++;
+              options.onFailure?.({ path: file.path, state: file.state }, error);
+            }
           }
+          options.onProgress?.({ ...report });
         }
-        options.onProgress?.(report);
+      } finally {
+        // Left behind (the database gone meanwhile), a claim goes stale in an hour.
+        await files.releaseClaim(db, claim).catch(() => undefined);
       }
-      await files.releaseClaim(db, failed);
       return report;
     },
 
@@ -87,13 +108,77 @@ export function createReclaimService(deps: { database: Database; clock: Clock; s
       return (await files.listQueuedFiles(db)).map((file) => ({ ...presentFile(file), space_id: file.space_id, released_at: file.released_at, reclaim_after: file.reclaim_after }));
     },
 
-    /** Takes a file out of the queue: its attachment object can then be written to a record of its space again. */
-    async restore(path: string) {
-      const file = await files.restoreQueuedFile(db, path);
-      if (!file) throw new NotFoundError(`No file waiting for reclaim has the path ${path}`, ErrorCode.fileNotFound);
-      return presentFile(file);
+    /**
+     * Takes a file out of the queue: its attachment object can then be written to a record of
+     * its space again (once: the next write holding it makes it live). A file a sweep is
+     * deleting right now cannot be restored.
+     */
+    async restore(path: string): Promise<{ attachment: Attachment; spaceId: number }> {
+      const outcome = await files.restoreQueuedFile(db, path, staleBefore(deps.clock.now()));
+      if (!outcome) throw new NotFoundError(`No file waiting for reclaim has the path ${path}`, ErrorCode.fileNotFound);
+      if ('claimed' in outcome) throw new ConflictError(`The file ${path} is being deleted by a reclaim sweep right now`);
+      return { attachment: presentFile(outcome.restored), spaceId: outcome.restored.space_id };
     },
   };
 }
 
 export type ReclaimService = ReturnType<typeof createReclaimService>;
+
+/** The server's own sweeps, every `intervalMs`. */
+export interface ReclaimSchedule {
+  /** Stops scheduling; a sweep in progress stops after the file in hand, and this resolves once it has. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `reclaim.sweep()` in the background: the first one `firstDelayMs` after start (a server
+ * restarted more often than the interval still sweeps), then `intervalMs` after each ends, so
+ * one process never runs two at once. A failed sweep is reported to `onError`, never thrown;
+ * several processes may each run their schedule, the claims keep their sweeps apart. Timers
+ * are unref'd: they never keep the process alive.
+ */
+export function startReclaimSchedule(
+  reclaim: Pick<ReclaimService, 'sweep'>,
+  options: { intervalMs: number; firstDelayMs: number; onReport?: (report: SweepReport) => void; onError: (error: unknown) => void; onFailure?: SweepOptions['onFailure'] },
+): ReclaimSchedule {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const abort = new AbortController();
+
+  const schedule = (delayMs: number) => {
+    if (stopped) return;
+    // setTimeout takes at most 2^31-1 ms (about 24.8 days); a longer interval would fire at once.
+    timer = setTimeout(run, Math.min(delayMs, 2 ** 31 - 1));
+    timer.unref();
+  };
+  function run() {
+    timer = undefined;
+    running = (async () => {
+      try {
+        const report = await reclaim.sweep({ onFailure: options.onFailure, signal: abort.signal });
+        options.onReport?.(report);
+      } catch (error) {
+        try {
+          options.onError(error);
+        } catch {
+          // A logger that throws must not stop the schedule.
+        }
+      }
+    })().finally(() => {
+      running = undefined;
+      schedule(options.intervalMs);
+    });
+  }
+
+  schedule(options.firstDelayMs);
+  return {
+    async stop() {
+      stopped = true;
+      abort.abort();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
