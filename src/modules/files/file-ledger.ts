@@ -9,6 +9,7 @@ import { attachmentsOf } from '../fields/attachment.js';
 import type { Field } from '../fields/field.js';
 import type { FileLedger, WriteContext } from '../fields/value-context.js';
 import { FieldValueError } from '../fields/value-helpers.js';
+import type { AllowedHost } from './address-policy.js';
 import { attachmentPath, cleanDisplayName, newFileId, spaceFolder } from './attachment-path.js';
 import { checkMimeType, decodeBase64, isImageType, maxFileBytes, peekAndCount, sniffType, splitDataUri } from './file-bytes.js';
 import type { FileStorage, StorageTarget } from './file-storage.js';
@@ -45,7 +46,7 @@ type Problem = (problem: string) => Error;
  * for reclaim when the last reference goes. Implements the FileLedger the file field type
  * calls, plus what the files endpoints need.
  */
-export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly string[] }) {
+export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly AllowedHost[] }) {
   const { db } = deps.database;
   const stamp = (offsetMs = 0) => formatDateTime(new Date(deps.clock.now().getTime() + offsetMs));
 
