@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
+import { parseAllowHosts, type AllowedHost } from './modules/files/address-policy.js';
 import { maxResponseMegabytes } from './modules/records/response-size.js';
 
 export interface Config {
@@ -17,7 +18,11 @@ export interface Config {
   readonly redisUrl: string | null;
   /** Key prefix of the shared rate-limit counters, so several deployments can share one Redis. */
   readonly redisPrefix: string;
-  readonly fetchAllowHosts: readonly string[];
+  /**
+   * `TABULA_FETCH_ALLOW_HOSTS`, parsed: `host[:port]` entries exempt from the private-address
+   * block of URL source descriptors and of a space's own storage hosts.
+   */
+  readonly fetchAllowHosts: readonly AllowedHost[];
   readonly reclaimIntervalMs: number;
   /** Longest a record query (page, count, id list) may wait for and run its statement. */
   readonly queryTimeoutMs: number;
@@ -55,7 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     rateLimitPerMinute: parsePositiveInteger('TABULA_RATE_LIMIT_PER_MINUTE', env.TABULA_RATE_LIMIT_PER_MINUTE ?? '600'),
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.TABULA_REDIS_PREFIX || 'tabula-rate-limit:',
-    fetchAllowHosts: (env.TABULA_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    fetchAllowHosts: parseFetchAllowHosts(env.TABULA_FETCH_ALLOW_HOSTS ?? ''),
     reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
     queryTimeoutMs: parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s'),
     queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? '4'),
@@ -97,6 +102,18 @@ function parseTrustProxy(raw: string): readonly string[] {
   }
   if (entries.length > 0) proxyAddr.compile(entries);
   return Object.freeze(entries);
+}
+
+/**
+ * Parsed here, once, with the address policy's own reader: an unreadable entry stops the start
+ * instead of allowing nothing (or something else) without a word.
+ */
+function parseFetchAllowHosts(raw: string): readonly AllowedHost[] {
+  try {
+    return Object.freeze(parseAllowHosts(raw));
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (expected comma-separated host, host:port or [IPv6]:port entries, without a scheme or a path)`);
+  }
 }
 
 function parseMaxResponseMegabytes(raw: string): number {

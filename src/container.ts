@@ -45,7 +45,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const keys = createKeysService({ ...base, metadataCache, users });
   const accounts = createAccountsService({ ...base, users, keys });
   const auth = createAuthService({ ...base, users });
-  const fileStorage = createFileStorage({ database, secretBox, storageUrl: config.storageUrl, filesHost: config.filesHost });
+  const fileStorage = createFileStorage({ database, secretBox, storageUrl: config.storageUrl, filesHost: config.filesHost, allowHosts: config.fetchAllowHosts });
   const fileLedger = createFileLedger({ ...base, storage: fileStorage, fetchAllowHosts: config.fetchAllowHosts });
   const withFiles = { ...base, files: fileLedger.ledger };
   const spaces = createSpacesService({ ...withFiles, secretBox, users });

@@ -9,6 +9,7 @@ import { attachmentsOf } from '../fields/attachment.js';
 import type { Field } from '../fields/field.js';
 import type { FileLedger, WriteContext } from '../fields/value-context.js';
 import { FieldValueError } from '../fields/value-helpers.js';
+import type { AllowedHost } from './address-policy.js';
 import { attachmentPath, cleanDisplayName, newFileId, spaceFolder } from './attachment-path.js';
 import { checkMimeType, decodeBase64, isImageType, maxFileBytes, peekAndCount, sniffType, splitDataUri } from './file-bytes.js';
 import type { FileStorage, StorageTarget } from './file-storage.js';
@@ -45,9 +46,23 @@ type Problem = (problem: string) => Error;
  * for reclaim when the last reference goes. Implements the FileLedger the file field type
  * calls, plus what the files endpoints need.
  */
-export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly string[] }) {
+export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly AllowedHost[] }) {
   const { db } = deps.database;
   const stamp = (offsetMs = 0) => formatDateTime(new Date(deps.clock.now().getTime() + offsetMs));
+
+  /**
+   * Takes back a blob stored for a write that failed, and its row. On managed storage a blob
+   * that cannot be deleted now keeps its (pending) row, so the sweep deletes it later; a
+   * space's own storage is never swept, so its row goes whatever the storage answers.
+   */
+  async function removeStored(target: StorageTarget, key: string, id: string): Promise<void> {
+    try {
+      await target.store.delete(key);
+    } catch (error) {
+      if (target.kind === 'managed') throw error;
+    }
+    await files.deleteFileRows(db, [id]);
+  }
 
   /**
    * Stores one new file under a fresh key: the ledger row (pending) first, so that a crash
@@ -58,7 +73,11 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
     let declared: string | null = null;
     if (source.type !== null) {
       declared = checkMimeType(source.type);
-      if (declared === null) throw problem(`type "${source.type.slice(0, 100)}" is not a MIME type`);
+      if (declared === null) {
+        // A stream refused unread is let go now (a fetched URL's connection closes).
+        if ('stream' in content) content.stream.destroy();
+        throw problem(`type "${source.type.slice(0, 100)}" is not a MIME type`);
+      }
     }
     let body: Buffer | Readable;
     let head: Buffer;
@@ -94,10 +113,7 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
       created_at: stamp(),
     };
     await files.insertPendingFile(db, row, stamp(orphanGraceMs));
-    const remove = async () => {
-      await target.store.delete(row.blob_key);
-      await files.deleteFileRows(db, [id]);
-    };
+    const remove = () => removeStored(target, row.blob_key, id);
     try {
       await target.store.put(row.blob_key, body);
       if (counted) {
@@ -105,6 +121,8 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
         await files.setFileSize(db, id, row.size);
       }
     } catch (error) {
+      // A storage that failed before reading it all lets the source go too (a fetched URL's connection closes).
+      if (!Buffer.isBuffer(body)) body.destroy();
       await remove().catch(() => undefined);
       throw error;
     }
@@ -126,7 +144,7 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
         await files.deleteFileRows(db, [id]).catch(() => undefined);
         throw error;
       }
-      return { attachment: presentFile(row), remove: async () => (await target.store.delete(row.blob_key), await files.deleteFileRows(db, [id])) };
+      return { attachment: presentFile(row), remove: () => removeStored(target, row.blob_key, id) };
     }
     return storeNew(target, owner, { name: file.name, type: file.type }, { stream: await from.get(file.blob_key) }, problem);
   }
@@ -180,11 +198,13 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
             const { type, bytes } = decodeInline(item, problem);
             upload = await storeNew(await storage(), owner, { name: cleanDisplayName(item.name, 'file'), type }, { bytes }, problem);
           } else {
+            // The storage first: a space without one (or with one refused) fetches nothing.
+            const into = await storage();
             const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes }).catch((error: unknown) => {
               // `Invalid file source: …` names the URL; the answer names the field and item too.
               throw error instanceof ValidationError ? problem(error.message) : error;
             });
-            upload = await storeNew(await storage(), owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem);
+            upload = await storeNew(into, owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem);
           }
           stored.push(upload);
           attachments.push(upload.attachment);
