@@ -13,6 +13,8 @@ import { registerValidators } from './http/validator.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { viewsRoutes } from './modules/views/views.routes.js';
+import { commentsRoutes } from './modules/comments/comments.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { recordsRoutes } from './modules/records/records.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
@@ -70,6 +72,8 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(recordsRoutes(container.services));
   await app.register(filesRoutes(container.services));
   await app.register(viewsRoutes(container.services));
+  await app.register(commentsRoutes(container.services));
+  await app.register(notificationsRoutes(container.services));
   return app;
 }
 

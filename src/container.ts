@@ -11,7 +11,9 @@ import { createFileLedger } from './modules/files/file-ledger.js';
 import { createFileStorage } from './modules/files/file-storage.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createReclaimService } from './modules/files/reclaim.service.js';
-import { createRecordsService } from './modules/records/records.service.js';
+import { createCommentsService } from './modules/comments/comments.service.js';
+import { createNotificationsService } from './modules/notifications/notifications.service.js';
+import { createRecordsService, type RecordsDeletedListener } from './modules/records/records.service.js';
 import { createSpacesService } from './modules/spaces/spaces.service.js';
 import { createFieldsService } from './modules/tables/fields.service.js';
 import { createTablesService } from './modules/tables/tables.service.js';
@@ -52,15 +54,20 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const tables = createTablesService(withFiles);
   const fields = createFieldsService({ ...withFiles, tables });
   // Under test, a records call that answers without confirming its cached metadata throws.
-  const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
+  // Deleted records take their comments along: the comments service, made after records, listens.
+  const recordsDeleted: { listener?: RecordsDeletedListener } = {};
+  const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
   const reclaim = createReclaimService({ ...base, storage: fileStorage });
   const views = createViewsService({ ...base, tables, records });
+  const notifications = createNotificationsService({ ...base, records });
+  const comments = createCommentsService({ ...base, records, users, ledger: fileLedger, storage: fileStorage });
+  recordsDeleted.listener = comments.releaseRecords;
   return {
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim, fileLedger, views },
+    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim, fileLedger, views, comments, notifications },
     close: async () => {
       await fileStorage.close();
       await database.destroy();

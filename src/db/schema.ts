@@ -71,6 +71,47 @@ export interface SystemSchema {
     created_at: string;
     updated_at: string;
   };
+  comments: {
+    id: Generated<number>;
+    account_id: number;
+    table_id: number;
+    record_id: number;
+    user_id: number;
+    user_name: string;
+    api_key_id: number | null;
+    content: string;
+    attachments_json: string;
+    type: string;
+    status: string | null;
+    email_json: string | null;
+    created_at: string;
+    updated_at: string | null;
+  };
+  notifications: {
+    id: Generated<number>;
+    account_id: number;
+    user_id: number;
+    kind: string;
+    actor_user_id: number;
+    actor_name: string;
+    table_id: number;
+    record_id: number;
+    comment_id: number | null;
+    created_at: string;
+    read_at: string | null;
+  };
+  subscriptions: { table_id: number; record_id: number; user_id: number; created_at: string };
+  events: {
+    id: Generated<number>;
+    account_id: number;
+    kind: string;
+    user_id: number;
+    api_key_id: number | null;
+    table_id: number | null;
+    record_id: number | null;
+    comment_id: number | null;
+    created_at: string;
+  };
   stored_files: {
     id: string;
     account_id: number;

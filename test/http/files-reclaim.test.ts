@@ -117,7 +117,7 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
 
   async function ownerOf(table: number, space: number, slug = 'docs'): Promise<FileOwner> {
     const field = (await listTableFields(ctx.container.database.db, table)).find((f) => f.slug === slug)!;
-    return { accountId: world.accountId, spaceId: space, tableId: table, field };
+    return { accountId: world.accountId, spaceId: space, tableId: table, fieldId: field.id, imageOnly: false };
   }
 
   /** The ledger's own write path, stopped where a crash would stop it: blob and pending row stored, nothing committed. */
@@ -128,7 +128,7 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
 
   /** Writes a record's file field directly, as a write that committed and never settled would have left it. */
   async function writeFieldValue(table: number, record: number, owner: FileOwner, attachments: Attachment[]): Promise<void> {
-    const column = fieldColumnName(owner.field.id);
+    const column = fieldColumnName(owner.fieldId);
     await sql`update ${sql.table(recordTableName(table))} set ${sql.ref(column)} = ${JSON.stringify(attachments)} where id = ${record}`.execute(ctx.container.database.db);
   }
 

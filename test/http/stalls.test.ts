@@ -22,11 +22,12 @@ async function fillTable(ctx: TestContext, tableId: number, textFieldId: number,
 }
 
 /** Sends a request on a raw socket and never reads the answer: the kernel buffers fill, then the server's writes wait. */
-function stalledRequest(port: number, path: string, key: string, body: unknown): Promise<net.Socket> {
+function stalledRequest(port: number, path: string, key: string, body: unknown | null): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      const payload = JSON.stringify(body);
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+      const payload = body === null ? '' : JSON.stringify(body);
+      const method = body === null ? 'GET' : 'POST';
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
       socket.pause();
       resolve(socket);
     });
@@ -92,9 +93,15 @@ describe('no single request stalls the others', () => {
   }, 60_000);
 
   it('a client that stops reading is given up after the send timeout', async () => {
+    // An answer larger than the kernel's buffers on any machine (loopback autotuning may take
+    // tens of megabytes, more than the ids of this table): a 48 MB file, downloaded.
+    const files = await createTable(ctx, big, (await createSpace(ctx, big)).id, { name: 'Files', fields: [{ id: 'docs', name: 'Docs', type: 'file' }] });
+    const recordId = (await post(base, `/api/table/${files.id}/records/create`, big.accountKey, { data: {} })).body.id;
+    const uploaded = await ctx.app.inject({ method: 'POST', url: `/api/table/${files.id}/record/${recordId}/files/upload?field_id=docs&name=big.bin`, headers: { authorization: `Bearer ${big.accountKey}`, 'content-type': 'application/octet-stream' }, payload: Buffer.alloc(48 * 1024 * 1024, 7) });
+    const path = (uploaded.json() as { files: Array<{ path: string }> }).files[0].path;
     // The paused client would not notice the close itself: watch the server's end of the connection.
     const serverSide = new Promise<net.Socket>((resolve) => ctx.app.server.once('connection', resolve));
-    const reader = await stalledRequest(port, `/api/table/${bigTableId}/records/ids`, big.accountKey, {});
+    const reader = await stalledRequest(port, `/api/table/${files.id}/record/${recordId}/files/download?field_id=docs&path=${encodeURIComponent(path)}`, big.accountKey, null);
     try {
       const socket = await serverSide;
       // The answer is larger than the kernel's buffers: once it starts, the server holds the rest, waiting.

@@ -32,7 +32,7 @@ const writeCtx: WriteContext = {
   existingRecordIds: unusable,
   target: { tableId: 1, spaceId: 1, recordId: undefined },
   currentValue: unusable,
-  files: { store: unusable, settle: unusable, releaseAttachments: unusable, releaseField: unusable },
+  files: { store: unusable, settle: unusable, releaseAttachments: unusable, releaseField: unusable, releaseTable: unusable },
 };
 const readCtx: ReadContext = { users: unusable, knownUsers: () => undefined, recordTitles: unusable, knownTitles: () => undefined };
 

@@ -197,7 +197,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0008, with a table made at 0005 in between', async () => {
+  it('migrating one step at a time applies 0003 to 0009, with a table made at 0005 in between', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -207,6 +207,7 @@ describe(`table counters migration (${testEngine})`, () => {
     await migrateOneStep('0006-search-index-without-positions');
     await migrateOneStep('0007-stored-files');
     await migrateOneStep('0008-views');
+    await migrateOneStep('0009-comments');
     expect(await migrateToLatest(opened)).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import { metadataVersionMigration } from './0005-metadata-version.js';
 import { searchIndexWithoutPositionsMigration } from './0006-search-index-without-positions.js';
 import { storedFilesMigration } from './0007-stored-files.js';
 import { viewsMigration } from './0008-views.js';
+import { commentsMigration } from './0009-comments.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -25,6 +26,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0006-search-index-without-positions': searchIndexWithoutPositionsMigration(dialect),
         '0007-stored-files': storedFilesMigration(),
         '0008-views': viewsMigration(dialect),
+        '0009-comments': commentsMigration(dialect),
       };
     },
   };

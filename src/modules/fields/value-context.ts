@@ -44,6 +44,8 @@ export interface FileLedger {
   releaseAttachments(db: Kysely<any>, attachments: readonly Attachment[]): Promise<void>;
   /** Inside the transaction deleting a field (alone or with its table or space): all its files are released. */
   releaseField(db: Kysely<any>, field: Field): Promise<void>;
+  /** Inside the transaction deleting a table (alone or with its space): every file of it is released, its comments' too. */
+  releaseTable(db: Kysely<any>, tableId: number): Promise<void>;
 }
 
 /** Batch look-ups for reads: one query per field per response, never one per record. */

@@ -6,7 +6,6 @@ import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { ErrorCode, PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
 import type { Attachment, AttachmentInput } from '../fields/attachment.js';
 import { attachmentsOf } from '../fields/attachment.js';
-import type { Field } from '../fields/field.js';
 import type { FileLedger, WriteContext } from '../fields/value-context.js';
 import { FieldValueError } from '../fields/value-helpers.js';
 import type { AllowedHost } from './address-policy.js';
@@ -26,8 +25,14 @@ export interface FileOwner {
   accountId: number;
   spaceId: number;
   tableId: number;
-  field: Field;
+  /** The file field it is stored for; 0 for a comment's file. */
+  fieldId: number;
+  /** The field takes images only. */
+  imageOnly: boolean;
 }
+
+/** Comment files belong to their table and to no field. */
+export const commentFileField = 0;
 
 /** The bytes of a new file: whole (decoded base64) or a stream (a fetched URL, a raw upload). */
 export type FileBytes = { bytes: Buffer } | { stream: Readable };
@@ -91,7 +96,7 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
       counted = peeked.size;
     }
     const type = declared ?? (await sniffType(head));
-    if (owner.field.settings.image_only === true && !isImageType(type)) {
+    if (owner.imageOnly && !isImageType(type)) {
       if (!Buffer.isBuffer(body)) body.destroy();
       throw problem(`${source.name} is not an image (${type}); the field takes images only`);
     }
@@ -102,7 +107,7 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
       account_id: owner.accountId,
       space_id: owner.spaceId,
       table_id: owner.tableId,
-      field_id: owner.field.id,
+      field_id: owner.fieldId,
       store: target.kind,
       blob_key: blobKey(folder, id),
       path: attachmentPath(folder, id, source.name),
@@ -135,8 +140,8 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
     if (from === target.store) {
       const id = newFileId();
       const folder = spaceFolder(owner.spaceId);
-      const row: files.NewStoredFile = { ...copyable(file), id, account_id: owner.accountId, space_id: owner.spaceId, table_id: owner.tableId, field_id: owner.field.id, store: target.kind, blob_key: blobKey(folder, id), path: attachmentPath(folder, id, file.name), host: target.host, created_at: stamp() };
-      if (owner.field.settings.image_only === true && !isImageType(row.type)) throw problem(`${file.name} is not an image (${row.type}); the field takes images only`);
+      const row: files.NewStoredFile = { ...copyable(file), id, account_id: owner.accountId, space_id: owner.spaceId, table_id: owner.tableId, field_id: owner.fieldId, store: target.kind, blob_key: blobKey(folder, id), path: attachmentPath(folder, id, file.name), host: target.host, created_at: stamp() };
+      if (owner.imageOnly && !isImageType(row.type)) throw problem(`${file.name} is not an image (${row.type}); the field takes images only`);
       await files.insertPendingFile(db, row, stamp(orphanGraceMs));
       try {
         await target.store.copy(file.blob_key, row.blob_key);
@@ -160,7 +165,7 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
 
   const ledger: FileLedger = {
     async store(items, field, ctx: WriteContext) {
-      const owner: FileOwner = { accountId: ctx.actor.accountId, spaceId: ctx.target.spaceId, tableId: ctx.target.tableId, field };
+      const owner: FileOwner = { accountId: ctx.actor.accountId, spaceId: ctx.target.spaceId, tableId: ctx.target.tableId, fieldId: field.id, imageOnly: field.settings.image_only === true };
       const own = new Map(attachmentsOf(ctx.target.recordId === undefined ? null : await ctx.currentValue(field)).map((a) => [a.path, a]));
       let target: StorageTarget | undefined;
       const storage = async () => (target ??= await deps.storage.requireForSpace(owner.spaceId));
@@ -236,6 +241,10 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
     async releaseField(executor, field) {
       await files.releaseFiles(executor as Kysely<any>, { fieldId: field.id }, stamp(), stamp(reclaimGraceMs));
     },
+
+    async releaseTable(executor, tableId) {
+      await files.releaseFiles(executor as Kysely<any>, { tableId }, stamp(), stamp(reclaimGraceMs));
+    },
   };
 
   return {
@@ -243,11 +252,31 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
     storeNew,
     /** Inside the files endpoints' transaction: a new attachment is live once the field holds it. */
     async markLiveIn(trx: Database['db'], added: Attachment, owner: FileOwner): Promise<void> {
-      await files.markLive(trx, [added.path], { tableId: owner.tableId, fieldId: owner.field.id, spaceId: owner.spaceId });
+      await files.markLive(trx, [added.path], { tableId: owner.tableId, fieldId: owner.fieldId, spaceId: owner.spaceId });
     },
     /** Inside the files endpoints' transaction: an attachment that left its field is released. */
     async releaseIn(trx: Database['db'], removed: Attachment): Promise<void> {
       await files.releaseFiles(trx, { paths: [removed.path] }, stamp(), stamp(reclaimGraceMs));
+    },
+    /**
+     * Inside a comment's transaction: its attachments must be uploads of comments/upload for
+     * this table not used yet (400 naming the first that is not); they become live. Answers
+     * them as stored (the client's copies of name, type and size are not trusted).
+     */
+    async claimCommentFiles(trx: Database['db'], owner: Pick<FileOwner, 'accountId' | 'tableId' | 'spaceId'>, paths: readonly string[]): Promise<Attachment[]> {
+      const found = new Map((await files.findPendingTableUploads(trx, owner.accountId, owner.tableId, commentFileField, paths)).map((file) => [file.path, file]));
+      const missing = paths.find((path) => !found.has(path));
+      if (missing !== undefined) throw invalidParameters(`attachment ${missing.slice(0, 200)} is not an upload of comments/upload for this table (or it is used already)`);
+      await files.markLive(trx, paths, { tableId: owner.tableId, fieldId: commentFileField, spaceId: owner.spaceId });
+      return paths.map((path) => presentFile(found.get(path)!));
+    },
+    /** Inside a transaction deleting comments: their files are released. */
+    async releasePaths(trx: Database['db'], paths: readonly string[]): Promise<void> {
+      await files.releaseFiles(trx, { paths }, stamp(), stamp(reclaimGraceMs));
+    },
+    /** An upload of comments/upload for this table not used yet, or undefined. */
+    async findPendingUpload(accountId: number, tableId: number, path: string): Promise<files.StoredFileRow | undefined> {
+      return (await files.findPendingTableUploads(db, accountId, tableId, commentFileField, [path]))[0];
     },
     /** The stored file behind a path of the account (any state but pending). */
     findFile: (accountId: number, path: string) => files.findFileByPath(db, accountId, path),

@@ -39,15 +39,22 @@ export async function markLive(db: Db, paths: readonly string[], owner: { tableI
  * Releases files: managed ones are queued until `reclaimAfter`; a space's own storage is
  * never touched, so its rows simply go (the customer's blob stays where it is).
  */
-export async function releaseFiles(db: Db, where: { paths?: readonly string[]; fieldId?: number; spaceId?: number }, now: string, reclaimAfter: string): Promise<void> {
+export async function releaseFiles(db: Db, where: { paths?: readonly string[]; fieldId?: number; tableId?: number; spaceId?: number }, now: string, reclaimAfter: string): Promise<void> {
   const scope = <Q extends { where: (...args: any[]) => Q }>(query: Q): Q => {
     if (where.paths) return query.where('path', 'in', where.paths);
     if (where.fieldId !== undefined) return query.where('field_id', '=', where.fieldId);
+    if (where.tableId !== undefined) return query.where('table_id', '=', where.tableId);
     return query.where('space_id', '=', where.spaceId!);
   };
   if (where.paths && where.paths.length === 0) return;
   await scope(db.updateTable('stored_files').set({ state: 'queued', reclaim_after: reclaimAfter, released_at: now }).where('store', '=', 'managed').where('state', 'in', ['live', 'restored'])).execute();
   await scope(db.deleteFrom('stored_files').where('store', '=', 'space').where('state', 'in', ['live', 'restored'])).execute();
+}
+
+/** Uploads of comments/upload not yet used by a comment: files of the table, of no field, still pending. */
+export async function findPendingTableUploads(db: Db, accountId: number, tableId: number, fieldId: number, paths: readonly string[]): Promise<StoredFileRow[]> {
+  if (paths.length === 0) return [];
+  return db.selectFrom('stored_files').selectAll().where('account_id', '=', accountId).where('table_id', '=', tableId).where('field_id', '=', fieldId).where('state', '=', 'pending').where('path', 'in', paths).execute();
 }
 
 /**

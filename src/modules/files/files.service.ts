@@ -53,7 +53,7 @@ export function createFilesService(deps: { records: RecordsService; ledger: File
   async function append(actor: Actor, tableId: number, recordId: number, fieldSlug: string, source: { name: string; type: string | null }, content: FileBytes) {
     const target = await records.fileField(actor, tableId, recordId, fieldSlug, 'write');
     const storage = await deps.storage.requireForSpace(target.spaceId);
-    const owner = { accountId: target.accountId, spaceId: target.spaceId, tableId, field: target.field };
+    const owner = { accountId: target.accountId, spaceId: target.spaceId, tableId, fieldId: target.field.id, imageOnly: target.field.settings.image_only === true };
     const upload = await ledger.storeNew(storage, owner, source, content, (problem) => invalidParameters(problem));
     try {
       const files = await records.editFileField(actor, tableId, recordId, fieldSlug, async (current, field, trx) => {

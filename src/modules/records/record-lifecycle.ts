@@ -50,14 +50,17 @@ export async function afterCommit(values: ReadonlyMap<Field, unknown>, fields: r
   }
 }
 
+/** What else goes with deleted records (their comments), inside the deleting transaction. */
+export type RecordsDeletedListener = (db: DeletionContext['db'], tableId: number, recordIds: readonly number[]) => Promise<void>;
+
 /**
- * Deletes records and answers the ids deleted. With fields whose type has onRecordsDeleted, the
- * delete returns their values and the hooks run in the same transaction; otherwise it is the
- * plain single statement.
+ * Deletes records and answers the ids deleted, in one transaction with what goes with them:
+ * the values of fields whose type has onRecordsDeleted (read by the delete itself) go to
+ * those hooks, and the ids to `listener` (comments).
  */
-export async function deleteRecords(ctx: DeletionContext, tableId: number, recordIds: readonly number[], fields: readonly Field[]): Promise<number[]> {
+export async function deleteRecords(ctx: DeletionContext, tableId: number, recordIds: readonly number[], fields: readonly Field[], listener?: RecordsDeletedListener): Promise<number[]> {
   const { db } = ctx;
-  if (fields.length === 0) return records.deleteRecords(db, tableId, recordIds);
+  if (fields.length === 0 && !listener) return records.deleteRecords(db, tableId, recordIds);
   return db.transaction().execute(async (trx) => {
     const rows = await records.deleteRecordRows(trx, tableId, recordIds, fields.map((field) => fieldColumnName(field.id)));
     if (rows.length > 0) {
@@ -65,6 +68,7 @@ export async function deleteRecords(ctx: DeletionContext, tableId: number, recor
         const stored = rows.map((row) => fromColumnValue(field, row[fieldColumnName(field.id)]));
         await getFieldType(field.type).onRecordsDeleted!(stored, field, { ...ctx, db: trx });
       }
+      await listener?.(trx, tableId, rows.map((row) => Number(row.id)));
     }
     return rows.map((row) => Number(row.id));
   });

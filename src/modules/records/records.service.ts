@@ -24,7 +24,8 @@ import { createCountCache } from './count-cache.js';
 import { assertResponseFits, maxResponseMegabytes } from './response-size.js';
 import { assertCanEditField, assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
-import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type Cleanups } from './record-lifecycle.js';
+import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type Cleanups, type RecordsDeletedListener } from './record-lifecycle.js';
+export type { RecordsDeletedListener } from './record-lifecycle.js';
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
 const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
@@ -54,6 +55,8 @@ export function createRecordsService(deps: {
   metadataCache: MetadataCache;
   files: FileLedger;
   views: SavedViewReader;
+  /** What goes with deleted records besides their values (comments): set once the comments capability exists. */
+  recordsDeleted?: { listener?: RecordsDeletedListener };
   maxResponseSize?: number;
   strictConfirmation?: boolean;
 }) {
@@ -364,6 +367,19 @@ export function createRecordsService(deps: {
     },
 
     /**
+     * A record the caller may read, or (`write`) change or comment on: 400 `Invalid Table` or
+     * `Record not found`; 403 for a read-only key or a reader. Answers where the record lives.
+     */
+    recordAccess(actor: Actor, tableId: number, recordId: number, access: 'read' | 'write'): Promise<RecordPlace> {
+      return onTable(actor, tableId, async (attempt) => {
+        if (access === 'write') assertCanWriteRecords(attempt.actor, attempt.table);
+        await confirmCurrentMetadata(attempt);
+        if (!(await records.findRecordColumn(db, tableId, recordId, 'id', false))) throw recordNotFound();
+        return { tableId, recordId, spaceId: attempt.table.spaceId, accountId: attempt.actor.accountId, actor: attempt.actor };
+      });
+    },
+
+    /**
      * The file field `slug` of a record, for the files endpoints: 400 for an unknown field, a
      * field of another type or a missing record; for a write, 403 for a read-only key, a reader
      * or a field the caller may not edit. Answers the field, where the table lives and the
@@ -408,7 +424,7 @@ export function createRecordsService(deps: {
       return onTable(actor, tableId, async (attempt) => {
         assertCanWriteRecords(attempt.actor, attempt.table);
         await confirmCurrentMetadata(attempt);
-        const deleted = await deleteRecords({ db, dialect, files: deps.files }, tableId, [recordId], hooksOf(attempt.table.fields).onRecordsDeleted);
+        const deleted = await deleteRecords({ db, dialect, files: deps.files }, tableId, [recordId], hooksOf(attempt.table.fields).onRecordsDeleted, deps.recordsDeleted?.listener);
         if (deleted.length === 0) throw recordNotFound();
         return { id: recordId, deleted: true as const };
       });
@@ -424,7 +440,7 @@ export function createRecordsService(deps: {
         if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
         const unique = [...new Set(ids as number[])];
         await confirmCurrentMetadata(attempt);
-        const deleted = new Set(await deleteRecords({ db, dialect, files: deps.files }, tableId, unique, hooksOf(attempt.table.fields).onRecordsDeleted));
+        const deleted = new Set(await deleteRecords({ db, dialect, files: deps.files }, tableId, unique, hooksOf(attempt.table.fields).onRecordsDeleted, deps.recordsDeleted?.listener));
         return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
       });
     },
@@ -493,6 +509,15 @@ function throughView<T>(body: unknown, call: () => Promise<T>): Promise<T> {
 
 function sqlAnd(left: RawBuilder<boolean>, right: RawBuilder<boolean>): RawBuilder<boolean> {
   return sql<boolean>`(${left} and ${right})`;
+}
+
+/** Where a record lives, and the caller as its access was confirmed (fresh after a retry). */
+export interface RecordPlace {
+  tableId: number;
+  recordId: number;
+  spaceId: number;
+  accountId: number;
+  actor: Actor;
 }
 
 /** The file field of a record, as the files endpoints get it. */

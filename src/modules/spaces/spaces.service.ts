@@ -38,6 +38,11 @@ export async function readSpaceStorage(db: Database['db'], secretBox: SecretBox,
   return { kind: storage.kind, settings: storage.settings, secrets, version: space.storage_json };
 }
 
+/** The users of a space's members table (the account owner, a member of every space, aside). */
+export async function listSpaceMemberIds(db: Database['db'], spaceId: number): Promise<Set<number>> {
+  return new Set((await spaces.listMembers(db, spaceId)).map((member) => member.user_id));
+}
+
 export function createSpacesService(deps: { database: Database; clock: Clock; secretBox: SecretBox; users: UsersService; files: FileLedger }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());

@@ -52,6 +52,8 @@ async function releaseTableFields(ctx: DeletionContext, tableId: number): Promis
   // The schema lock makes a concurrent field change wait, so no field escapes the list.
   if (!(await tables.lockTableForSchemaChange(trx, tableId))) return;
   for (const field of hooksOf(await tables.listFields(trx, tableId)).onFieldDeleted) await getFieldType(field.type).onFieldDeleted!(field, ctx);
+  // Files of no field (comments') go with the table too.
+  await ctx.files.releaseTable(trx, tableId);
 }
 
 /** Drops a table's record table inside the caller's transaction, its fields released first. */

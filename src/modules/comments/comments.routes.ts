@@ -1,0 +1,81 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preParsingAsyncHookHandler } from 'fastify';
+import { actorOf } from '../../http/auth.plugin.js';
+import { parseBodyWithBase64Member } from '../../http/base64-member-body.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import { Deleted, responses } from '../../http/schemas.js';
+import type { Services } from '../../container.js';
+import { maxFileBytes } from '../files/file-bytes.js';
+import { base64FileJson } from '../files/file-responses.js';
+import { Attachment, FileContent } from '../files/files.schemas.js';
+import { RecordParams } from '../records/records.schemas.js';
+
+const CommentParams = Type.Object({ tid: RecordParams.properties.tid, rid: RecordParams.properties.rid, cid: RecordParams.properties.rid });
+const Comment = Type.Object(
+  {
+    id: Type.Integer(),
+    table_id: Type.Integer(),
+    record_id: Type.Integer(),
+    user_id: Type.Integer(),
+    user_name: Type.String(),
+    api_key_id: Type.Union([Type.Integer(), Type.Null()]),
+    content: Type.String(),
+    attachments: Type.Array(Attachment),
+    created_at: Type.String(),
+    updated_at: Type.Union([Type.String(), Type.Null()]),
+    type: Type.String(),
+    status: Type.Union([Type.String(), Type.Null()]),
+    email: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
+);
+/** Bodies are checked by the comments service, which names the exact problem. */
+const AnyBody = Type.Object({}, { additionalProperties: true });
+const PageQuery = Type.Object({ limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) }, { additionalProperties: false });
+const uploadPath = '/api/table/:tid/record/:rid/comments/upload';
+/** comments/upload carries a file of up to 50 MB as base64. */
+const uploadBodyLimit = Math.ceil((maxFileBytes * 4) / 3) + 64 * 1024;
+
+export function commentsRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { comments, records } = services;
+  const checkWriteAccess: preParsingAsyncHookHandler = async (request, _reply, payload) => {
+    const tableId = Number((request.params as { tid?: string }).tid);
+    if (Number.isInteger(tableId) && tableId > 0) await records.checkTableAccess(actorOf(request), tableId, 'write');
+    return payload;
+  };
+  return async (app) => {
+    const tags = ['comments'];
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      try {
+        done(null, request.routeOptions.url === uploadPath ? parseBodyWithBase64Member(body as Buffer, 'data', maxFileBytes) : parseJsonBody(body as Buffer));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
+    const writing = { preParsing: checkWriteAccess };
+    const base = '/api/table/:tid/record/:rid';
+    app.get(`${base}/comments/get`, { schema: { tags, params: RecordParams, querystring: PageQuery, response: responses(Type.Array(Comment)) } }, (request) =>
+      comments.listComments(actorOf(request), request.params.tid, request.params.rid, request.query),
+    );
+    app.post(`${base}/comments/create`, { ...writing, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Comment) } }, (request) =>
+      comments.createComment(actorOf(request), request.params.tid, request.params.rid, request.body),
+    );
+    app.post(`${base}/comments/createEmailComment`, { ...writing, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Comment) } }, (request) =>
+      comments.createEmailComment(actorOf(request), request.params.tid, request.params.rid, request.body),
+    );
+    app.post(uploadPath, { ...writing, bodyLimit: uploadBodyLimit, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Attachment) } }, (request) =>
+      comments.upload(actorOf(request), request.params.tid, request.params.rid, request.body),
+    );
+    app.post(`${base}/comments/files/get`, { schema: { tags, params: RecordParams, body: AnyBody, response: responses(FileContent) } }, async (request, reply) => {
+      const file = await comments.openFile(actorOf(request), request.params.tid, request.params.rid, request.body);
+      return reply.type('application/json').send(base64FileJson(file.attachment, file.size, await file.open()));
+    });
+    app.post(`${base}/comment/:cid/update`, { ...writing, schema: { tags, params: CommentParams, body: AnyBody, response: responses(Comment) } }, (request) =>
+      comments.updateComment(actorOf(request), request.params.tid, request.params.rid, request.params.cid, request.body),
+    );
+    app.post(`${base}/comment/:cid/delete`, { ...writing, schema: { tags, params: CommentParams, response: responses(Deleted) } }, (request) =>
+      comments.deleteComment(actorOf(request), request.params.tid, request.params.rid, request.params.cid),
+    );
+  };
+}
