@@ -297,6 +297,18 @@ describe('queries through saved views', () => {
     });
   });
 
+  describe('views/list', () => {
+    it('lists saved views by name as queries sort text (case-insensitive code-point order, then id), on both engines', async () => {
+      const other = (await createTable(ctx, world, (await createSpace(ctx, world, 'List order')).id, { name: 'Order', fields: [{ name: 'Name', type: 'text' }] })).id;
+      for (const name of ['beta', 'Zulu', 'Alpha', 'apple', 'Émile', 'alpha']) {
+        const response = await post(ctx, `/api/table/${other}/views/create`, { name }, { cookie: ownerSession });
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+      }
+      const listed = await call(ctx, 'GET', `/api/table/${other}/views/list`, { key: world.accountKey });
+      expect(listed.body.map((view: { name: string }) => view.name)).toEqual(['Default', 'Alpha', 'alpha', 'apple', 'beta', 'Zulu', 'Émile']);
+    });
+  });
+
   describe('a view changed by another process', () => {
     /** A second process serving the same database. */
     const other = useSecondApp(ctx, { clock: movableClock });

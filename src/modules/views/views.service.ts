@@ -150,7 +150,7 @@ export function createViewsService(deps: { database: Database; clock: Clock; tab
   return {
     async listViews(actor: Actor, tableId: number): Promise<ViewObject[]> {
       const { row } = await loadTable(actor, tableId);
-      return [defaultView(row.account_id, tableId), ...(await views.listTableViews(db, tableId)).map(present)];
+      return [defaultView(row.account_id, tableId), ...(await views.listTableViews(db, deps.database.dialect, tableId)).map(present)];
     },
 
     async getView(actor: Actor, tableId: number, viewId: number): Promise<ViewObject> {
