@@ -4,6 +4,8 @@
  * with autocannon on each shape, and prints requests/s, p50, p99 and server RSS side by side.
  * Each shape's time is cut into `--slices` turns that alternate between Tabula and the floor,
  * so that a slow moment of the machine weighs on both rather than on one of them.
+ * The `views` shape compares query, count and ids through a saved view (made in a session
+ * through the public API) with the same request without it, in the same alternating slices.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,7 +28,7 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update,heavy+light' },
+    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update,views,heavy+light' },
     reuse: { type: 'boolean', default: false },
   },
 });
@@ -177,6 +179,73 @@ function combine(results: autocannon.Result[]): Measurement {
   };
 }
 
+/** The saved view of the `views` shape: the `list` shape's filter and sort. */
+const benchView = { name: 'Bench: won by amount', type: 'grid', filters: [{ column: 'stage', compare: '=', value: 'won' }], order_by: 'amount', order_dir: 'D' };
+
+/**
+ * The bench view's id: found by name (a reused dataset keeps it), or created the way a person
+ * would, in a session of the account owner (API keys may not create views).
+ */
+async function ensureBenchView(url: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<number> {
+  const t = `${url}/api/table/${dataset.tableId}`;
+  const listed = (await (await fetch(`${t}/views/list`, { headers: { authorization: `Bearer ${dataset.apiKey}` } })).json()) as Array<{ id: number; name: string }>;
+  const found = listed.find((view) => view.name === benchView.name);
+  if (found) return found.id;
+  const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password' }) });
+  const cookie = /tabula_session=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0];
+  if (!login.ok || !cookie) throw new Error(`bench login failed: ${login.status} ${await login.text()}`);
+  const created = await fetch(`${t}/views/create`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(benchView) });
+  if (!created.ok) throw new Error(`bench view create failed: ${created.status} ${await created.text()}`);
+  return ((await created.json()) as { id: number }).id;
+}
+
+/**
+ * Query (first page), count and ids through the saved view, each next to the same request
+ * without it (the view's filters and sort written in the body), in alternating slices: what
+ * reading the view costs a request. Target: the view keeps ≥ 95 % of the plain requests/s.
+ */
+async function measureViews(url: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<string[]> {
+  const viewId = await ensureBenchView(url, dataset);
+  const auth = { authorization: `Bearer ${dataset.apiKey}` };
+  const t = `/api/table/${dataset.tableId}`;
+  const plain = { filters: benchView.filters, order_by: benchView.order_by, order_dir: benchView.order_dir };
+  const pairs: Array<[string, string, Record<string, unknown>, Record<string, unknown>]> = [
+    ['query', 'query', { ...plain, limit: 100 }, { view_id: viewId, limit: 100 }],
+    ['count', 'count', plain, { view_id: viewId }],
+    ['ids', 'ids', plain, { view_id: viewId }],
+  ];
+  const lines: string[] = [];
+  for (const [name, path, plainBody, viewBody] of pairs) {
+    const plainNext: NextRequest = () => ({ method: 'POST', path: `${t}/records/${path}`, body: plainBody });
+    const viewNext: NextRequest = () => ({ method: 'POST', path: `${t}/records/${path}`, body: viewBody });
+    log(`shape views/${name}: warm-up, then ${duration}s each without and through view ${viewId}, in ${options.slices} alternating slices…`);
+    const warmPlain = await drive(url, Number(options.warmup), plainNext, auth);
+    const warmView = await drive(url, Number(options.warmup), viewNext, auth);
+    const slices = Math.max(1, Number(options.slices));
+    const perSlice = (warm: autocannon.Result) => {
+      const expected = warm.requests.average * (duration / slices);
+      return expected < 100 ? Math.max(connections, Math.round(expected)) : undefined;
+    };
+    const plainSlices: autocannon.Result[] = [];
+    const viewSlices: autocannon.Result[] = [];
+    for (let slice = 0; slice < slices; slice += 1) {
+      // Each slice starts with the other side, so that neither always follows the other.
+      const order: Array<[autocannon.Result[], NextRequest, autocannon.Result]> = [
+        [plainSlices, plainNext, warmPlain],
+        [viewSlices, viewNext, warmView],
+      ];
+      if (slice % 2 === 1) order.reverse();
+      for (const [results, next, warm] of order) results.push(await drive(url, duration / slices, next, auth, perSlice(warm)));
+    }
+    const without = combine(plainSlices);
+    const through = combine(viewSlices);
+    const share = without.requestsPerSecond > 0 ? Math.round((100 * through.requestsPerSecond) / without.requestsPerSecond) : 0;
+    const errors = without.errors || through.errors ? ` errors: ${without.errors}/${through.errors}` : '';
+    lines.push(`| ${name} | ${without.requestsPerSecond.toFixed(0)} | ${without.p50} | ${without.p99} | ${through.requestsPerSecond.toFixed(0)} | ${through.p50} | ${through.p99} | ${share}% |${errors}`);
+  }
+  return lines;
+}
+
 /** Clients sending the slow query of the heavy + light shape. */
 const heavyClients = 4;
 
@@ -228,6 +297,7 @@ async function main() {
   const rowsOut: string[] = [];
   let maxRss = readRssMb(server.child.pid!);
   let heavyLine: string | undefined;
+  let viewLines: string[] = [];
   try {
     const wanted = new Set(options.shapes!.split(','));
     for (const shape of defineShapes(dataset).filter((s) => wanted.has(s.name))) {
@@ -262,6 +332,7 @@ async function main() {
         `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${bare.requestsPerSecond.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${share}% | ${maxRss.toFixed(0)} |${tabula.errors || bare.errors ? ` errors: ${tabula.errors}/${bare.errors}` : ''}`,
       );
     }
+    if (wanted.has('views')) viewLines = await measureViews(server.url, dataset);
     // Last: the heavy queries it leaves running until their budget would slow the next shape.
     if (wanted.has('heavy+light')) heavyLine = await measureHeavyAndLight(server.url, dataset);
   } finally {
@@ -273,6 +344,11 @@ async function main() {
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const line of rowsOut) console.log(line);
   console.log(`| load | ${Math.round(rows / dataset.loadSeconds)} records/s | | | | | | | (${dataset.loadSeconds.toFixed(1)} s for ${rows.toLocaleString('en')}) |`);
+  if (viewLines.length > 0) {
+    console.log('\n| through a saved view | without req/s | p50 ms | p99 ms | through the view req/s | p50 ms | p99 ms | view / without (target ≥ 95%) |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const line of viewLines) console.log(line);
+  }
   if (heavyLine) {
     console.log('\n| shape | gets alone req/s | p50 ms | p99 ms | gets beside heavy req/s | p50 ms | p99 ms | p99 ratio (target ≤ 5×) | heavy counts |');
     console.log('|---|---|---|---|---|---|---|---|---|');

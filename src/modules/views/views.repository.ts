@@ -1,12 +1,23 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../../db/dialect.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
 export type ViewRow = Omit<SystemSchema['views'], 'id'> & { id: number };
 export type NewView = Omit<ViewRow, 'id'>;
 
-export async function listTableViews(db: Db, tableId: number): Promise<ViewRow[]> {
-  return (await db.selectFrom('views').selectAll().where('table_id', '=', tableId).orderBy('name').orderBy('id').execute()) as ViewRow[];
+/**
+ * A table's views by name as record queries sort text (lower-cased, in code-point order), then
+ * by id: the same on both engines whatever the database's locale.
+ */
+export async function listTableViews(db: Db, dialect: Dialect, tableId: number): Promise<ViewRow[]> {
+  return (await db
+    .selectFrom('views')
+    .selectAll()
+    .where('table_id', '=', tableId)
+    .orderBy(dialect.sortableText(sql.ref('name')))
+    .orderBy('id')
+    .execute()) as ViewRow[];
 }
 
 export async function findView(db: Db, viewId: number): Promise<ViewRow | undefined> {
