@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { PayloadTooLargeError } from '../shared/errors.js';
 import { parseJsonBody } from './json-body.js';
 
@@ -142,9 +143,11 @@ function parseRest(kept: Buffer[]): Record<string, unknown> {
  * Decodes the base64 text at [start, end) of `body` into `body` itself, from `start`: chunk by
  * chunk, each copied out as a string first, so the bytes written (3 for every 4 read) land only
  * on text already read. Null when the text is not base64 (same rule as decodeBase64: nothing
- * skipped, padding only to complete the last group). A text that holds a byte JSON refuses in
- * a string (a control character) or that may not be UTF-8 is put back as it was, and handed to
- * the ordinary parser.
+ * skipped, padding only to complete the last group). A text with a byte past ASCII (not UTF-8,
+ * or valid but certainly not base64) goes to the ordinary parser untouched; one with a control
+ * character, which JSON refuses in a string, is found only while decoding: what was decoded is
+ * put back as base64 text of the same length (its errors name a position, never the text
+ * around it), and the ordinary parser names the problem.
  */
 function decodeInPlace(body: Buffer, start: number, end: number, maxDecodedBytes: number): Buffer | null {
   let unpadded = end;
@@ -154,6 +157,7 @@ function decodeInPlace(body: Buffer, start: number, end: number, maxDecodedBytes
   if (length % 4 === 1 || (unpadded < end && (end - start) % 4 !== 0)) return refuse(body, start, end);
   const expected = Math.floor((length * 3) / 4);
   if (expected > maxDecodedBytes) throw new PayloadTooLargeError();
+  if (!isAscii(body.subarray(start, end))) throw new NotSimple();
   let written = 0;
   for (let at = start; at < unpadded; at += chunkChars) {
     const chunkEnd = Math.min(at + chunkChars, unpadded);
@@ -171,8 +175,8 @@ function decodeInPlace(body: Buffer, start: number, end: number, maxDecodedBytes
   return body.subarray(start, start + written);
 }
 
-/** Not base64: null, unless [from, end) holds a byte that is not printable ASCII, whose fate the ordinary parser decides. */
+/** Not base64: null, unless [from, end) holds a byte JSON refuses in a string or that is not ASCII, whose fate the ordinary parser decides. */
 function refuse(body: Buffer, from: number, end: number): null {
-  for (let i = from; i < end; i++) if (body[i] < 0x20 || body[i] > 0x7e) throw new NotSimple();
+  for (let i = from; i < end; i++) if (body[i] < 0x20 || body[i] > 0x7f) throw new NotSimple();
   return null;
 }
