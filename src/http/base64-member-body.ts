@@ -6,7 +6,7 @@ const [space, tab, newline, carriageReturn, quote, backslash, comma, colon, open
   0x20, 0x09, 0x0a, 0x0d, 0x22, 0x5c, 0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d,
 ];
 /** Characters of base64 text decoded at a time: a multiple of 4, so chunks split on whole groups. */
-export const chunkChars = 4 * 1024 * 1024;
+export const chunkChars = 64 * 1024;
 
 const isWhitespace = (byte: number) => byte === space || byte === tab || byte === newline || byte === carriageReturn;
 

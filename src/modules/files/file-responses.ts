@@ -14,12 +14,20 @@ export function base64FileJson(attachment: Attachment, size: number, bytes: Read
   const head = `{"name":${JSON.stringify(attachment.name)},"type":${JSON.stringify(attachment.type)},"size":${size},"data":"`;
   async function* pieces() {
     yield head;
-    let carry: Buffer = Buffer.alloc(0);
-    for await (const chunk of bytes) {
-      const joined = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
-      const whole = joined.length - (joined.length % 3);
-      if (whole > 0) yield joined.toString('base64', 0, whole);
-      carry = joined.subarray(whole);
+    // The 1 or 2 bytes of a group begun at the end of a chunk, completed by the next one.
+    let carry = Buffer.alloc(0);
+    for await (const chunk of bytes as AsyncIterable<Buffer>) {
+      let at = 0;
+      let completed = '';
+      if (carry.length > 0) {
+        at = Math.min(3 - carry.length, chunk.length);
+        carry = Buffer.concat([carry, chunk.subarray(0, at)]);
+        if (carry.length < 3) continue;
+        completed = carry.toString('base64');
+      }
+      const whole = at + Math.floor((chunk.length - at) / 3) * 3;
+      yield completed + chunk.toString('base64', at, whole);
+      carry = Buffer.from(chunk.subarray(whole));
     }
     yield `${carry.toString('base64')}"}`;
   }
