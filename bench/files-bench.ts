@@ -199,6 +199,9 @@ export async function runFileShapes(options: FileBenchOptions): Promise<string> 
   try {
     const disk = { '1mb': await measureDiskAlone(path.join(dataDir, 'disk-alone'), files['1mb']), '20mb': await measureDiskAlone(path.join(dataDir, 'disk-alone'), files['20mb']) };
     for (const shape of shapes.filter((s) => wanted.has(s.name))) {
+      // Each shape starts on a quiet disk: what the previous one wrote is flushed first, not written back during this one.
+      spawnSync('sync');
+      await new Promise((resolve) => setTimeout(resolve, 500));
       log(`shape ${shape.name}: warm-up, then ${options.duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
       const floorBase = new URL(floor.url);
       await drive(base, 0.5, 1, shape.tabula, shape.tabulaBytes);
