@@ -7,7 +7,7 @@
  * The `views` shape compares query, count and ids through a saved view (made in a session
  * through the public API) with the same request without it, in the same alternating slices.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,8 @@ import { loadConfig } from '../src/config.js';
 import { createContainer } from '../src/container.js';
 import { listFields } from '../src/modules/tables/tables.repository.js';
 import { createBenchTables, createRandom, generateRecords, makeRecord } from './dataset.js';
+import { fileShapeNames, runFileShapes } from './files-bench.js';
+import { readRssMb, startProcess } from './processes.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -30,6 +32,8 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '10' },
     shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update,views,heavy+light' },
     reuse: { type: 'boolean', default: false },
+    /** Concurrent clients of the files shapes (`--shapes files`): each holds a whole file in flight. */
+    'file-clients': { type: 'string', default: '2' },
   },
 });
 const rows = Number(options.rows);
@@ -95,24 +99,6 @@ async function prepareDataset() {
   };
   fs.writeFileSync(markerFile, JSON.stringify(dataset));
   return dataset;
-}
-
-function startProcess(command: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${output}`)));
-  });
-}
-
-function readRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 interface Shape {
@@ -279,6 +265,18 @@ async function measureHeavyAndLight(url: string, dataset: Awaited<ReturnType<typ
 async function main() {
   log(`building…`);
   if (spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  // `files` stands for every files shape; they need no records dataset and run on their own.
+  const wanted = new Set(options.shapes!.split(',').flatMap((shape) => (shape === 'files' ? fileShapeNames : [shape])));
+  const fileShapes = fileShapeNames.filter((shape) => wanted.has(shape));
+  if (fileShapes.length > 0) {
+    const table = await runFileShapes({ engine, adminUrl, adminQuery, shapes: fileShapes, duration, slices: Math.max(1, Number(options.slices)), clients: Number(options['file-clients']), log });
+    console.log(`\n${table}`);
+  }
+  if (![...wanted].some((shape) => !fileShapeNames.includes(shape))) return;
+  await runRecordShapes(wanted);
+}
+
+async function runRecordShapes(wanted: Set<string>) {
   log(`preparing ${rows.toLocaleString('en')} records on ${engine}…`);
   const dataset = await prepareDataset();
   const dbEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
@@ -299,7 +297,6 @@ async function main() {
   let heavyLine: string | undefined;
   let viewLines: string[] = [];
   try {
-    const wanted = new Set(options.shapes!.split(','));
     for (const shape of defineShapes(dataset).filter((s) => wanted.has(s.name))) {
       const random = createRandom(99);
       const serviceNext = () => shape.service(random);

@@ -7,6 +7,7 @@ import { registerAuth } from './http/auth.plugin.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
+import { registerUnreadBodyDiscard } from './http/request-body.js';
 import { ErrorBody } from './http/schemas.js';
 import { compileTrustProxy } from './http/trust-proxy.js';
 import { registerValidators } from './http/validator.js';
@@ -42,6 +43,8 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   registerValidators(app);
   registerJsonBodyParser(app);
   registerErrorHandling(app, { dialect: container.database.dialect.name, queryTimeoutMs: container.config.queryTimeoutMs });
+  // Before the send timeout below: an answer waits for the rest of a body it did not read.
+  registerUnreadBodyDiscard(app);
   // Once an answer starts, a connection that takes no byte of it for this long is closed: a
   // client that stopped reading costs only that answer's memory, and only until then. Set
   // here rather than for the whole connection, so a query's own time never counts.

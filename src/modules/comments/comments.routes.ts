@@ -69,7 +69,8 @@ export function commentsRoutes(services: Services): FastifyPluginAsyncTypebox {
     );
     app.post(`${base}/comments/files/get`, { schema: { tags, params: RecordParams, body: AnyBody, response: responses(FileContent) } }, async (request, reply) => {
       const file = await comments.openFile(actorOf(request), request.params.tid, request.params.rid, request.body);
-      return reply.type('application/json').send(base64FileJson(file.attachment, file.size, await file.open()));
+      const answer = base64FileJson(file.attachment, file.size, await file.open());
+      return reply.type('application/json').header('content-length', answer.length).send(answer.body);
     });
     app.post(`${base}/comment/:cid/update`, { ...writing, schema: { tags, params: CommentParams, body: AnyBody, response: responses(Comment) } }, (request) =>
       comments.updateComment(actorOf(request), request.params.tid, request.params.rid, request.params.cid, request.body),

@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, preParsingAsyncHookHandler } from 'fastify';
-import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import { Readable } from 'node:stream';
 import { actorOf } from '../../http/auth.plugin.js';
 import { parseBodyWithBase64Member } from '../../http/base64-member-body.js';
 import { parseJsonBody } from '../../http/json-body.js';
+import { detachableBody, readRequestBody } from '../../http/request-body.js';
 import { responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
+import { PayloadTooLargeError } from '../../shared/errors.js';
 import { RecordParams } from '../records/records.schemas.js';
 import { maxFileBytes } from './file-bytes.js';
-import { base64FileJson, contentDisposition, etagOf, parseRange } from './file-responses.js';
+import { base64FileJson, contentDisposition, etagOf, matchesAny, parseRange } from './file-responses.js';
 import { DownloadQuery, FieldFiles, FileContent, FileCreateBody, FileRefBody, UploadQuery } from './files.schemas.js';
 
 /** files/create carries a file of up to 50 MB as base64 (4 characters per 3 bytes), plus its other members. */
@@ -28,22 +30,18 @@ export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['files'];
     const config = { auth: 'cached' as const };
-    // JSON bodies of this plugin: files/create decodes its base64 straight from the body's bytes.
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-      try {
-        const parsed = request.routeOptions.url === createPath ? parseBodyWithBase64Member(body as Buffer, 'data', maxFileBytes) : parseJsonBody(body as Buffer);
-        done(null, parsed);
-      } catch (error) {
-        done(error as Error, undefined);
-      }
+    // Bodies of this plugin are read here, not by Fastify's parsers: files/create's is held
+    // once and its base64 decoded in place; the raw upload's is the file itself, streamed, under
+    // whatever type it says it is (JSON and text included); anything else is refused.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
+      if (request.routeOptions.url === uploadPath) return uploadBody(request, payload);
+      const body = await readRequestBody(payload, request.headers, request.routeOptions.bodyLimit ?? 0);
+      return request.routeOptions.url === createPath ? parseBodyWithBase64Member(body, 'data', maxFileBytes) : parseJsonBody(body);
     });
-    // The raw upload takes any other type as the file itself, streamed (text too: Fastify's own
-    // text/plain parser would read it whole into a string); elsewhere such a body is refused.
-    app.removeContentTypeParser('text/plain');
-    app.addContentTypeParser('*', (request, payload, done) => {
-      if (request.routeOptions.url === uploadPath) return done(null, payload);
-      done(Object.assign(new Error('Content-Type must be application/json'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+    app.addContentTypeParser('*', async (request: FastifyRequest, payload: Readable) => {
+      if (request.routeOptions.url === uploadPath) return uploadBody(request, payload);
+      throw Object.assign(new Error('Content-Type must be application/json'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
     });
 
     app.post(createPath, { config, bodyLimit: createBodyLimit, preParsing: checkWriteAccess, schema: { tags, params: RecordParams, body: FileCreateBody, response: responses(FieldFiles) } }, (request) =>
@@ -54,32 +52,41 @@ export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
     );
     app.post('/api/table/:tid/record/:rid/files/get', { config, schema: { tags, params: RecordParams, body: FileRefBody, response: responses(FileContent) } }, async (request, reply) => {
       const file = await files.openFile(actorOf(request), request.params.tid, request.params.rid, request.body);
-      return reply.type('application/json').send(base64FileJson(file.attachment, file.size, await file.open()));
+      const answer = base64FileJson(file.attachment, file.size, await file.open());
+      return reply.type('application/json').header('content-length', answer.length).send(answer.body);
     });
     app.post(uploadPath, { config, preParsing: checkWriteAccess, schema: { tags, params: RecordParams, querystring: UploadQuery, response: responses(FieldFiles) } }, (request) => {
-      const type = request.query.type ?? request.headers['content-type'] ?? null;
-      return files.uploadFile(actorOf(request), request.params.tid, request.params.rid, request.query, type, request.body as Readable);
+      // `application/octet-stream` (or no type) says nothing of the bytes: they are sniffed, as when files/create has no type.
+      const declared = request.headers['content-type'];
+      const type = request.query.type ?? (declared === undefined || /^application\/octet-stream\s*(;|$)/i.test(declared) ? null : declared);
+      const body = (request.body as Readable | undefined) ?? Readable.from([]);
+      return files.uploadFile(actorOf(request), request.params.tid, request.params.rid, request.query, type, body);
     });
     app.get('/api/table/:tid/record/:rid/files/download', { config, schema: { tags, params: RecordParams, querystring: DownloadQuery } }, async (request, reply) => {
       const file = await files.openFile(actorOf(request), request.params.tid, request.params.rid, request.query);
       const etag = etagOf(file.attachment.path);
-      setDownloadHeaders(reply, file.attachment.type, file.attachment.name, etag);
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (matchesAny(request.headers['if-none-match'], etag)) return setDownloadHeaders(reply, file.attachment.type, file.attachment.name, etag).code(304).send();
       const ifRange = request.headers['if-range'];
-      const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, file.size) : undefined;
+      const range = ifRange === undefined || String(ifRange).trim() === etag ? parseRange(request.headers.range, file.size) : undefined;
       if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${file.size}`).send();
-      if (range) {
-        reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', range.end - range.start + 1);
-        return reply.send(await file.open(range));
-      }
-      return reply.header('content-length', file.size).send(await file.open());
+      // The blob is opened before any header of the file is set: should that fail, the error goes out as an error, not as the file.
+      const bytes = await file.open(range);
+      setDownloadHeaders(reply, file.attachment.type, file.attachment.name, etag);
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+      return reply.header('content-length', range ? range.end - range.start + 1 : file.size).send(bytes);
     });
   };
 }
 
+/** The raw upload's body: refused at once when its Content-Length says it is too large; otherwise a stream the upload may abandon. */
+function uploadBody(request: FastifyRequest, payload: Readable): Readable {
+  if (Number(request.headers['content-length']) > maxFileBytes) throw new PayloadTooLargeError();
+  return detachableBody(payload);
+}
+
 /** Downloads are never rendered by the browser as a page of this origin, whatever the file says it is. */
-function setDownloadHeaders(reply: FastifyReply, type: string, name: string, etag: string): void {
-  reply
+function setDownloadHeaders(reply: FastifyReply, type: string, name: string, etag: string): FastifyReply {
+  return reply
     .type(type)
     .header('etag', etag)
     .header('accept-ranges', 'bytes')

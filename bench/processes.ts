@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+
+/** Starts a server process and resolves with its URL once it prints `listening on <url>`. */
+export function startProcess(command: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+}
+
+/** Stops a process started above and waits for it to be gone. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+}
+
+/** The process's resident memory now, in MiB. */
+export function readRssMb(pid: number): number {
+  return readStatusKb(pid, 'VmRSS') / 1024;
+}
+
+/** The process's resident memory high-water mark (the kernel's VmHWM, every page counted, no sampling), in MiB. */
+export function readPeakRssMb(pid: number): number {
+  return readStatusKb(pid, 'VmHWM') / 1024;
+}
+
+/** Sets the high-water mark back to the present RSS (Linux: `5` to /proc/<pid>/clear_refs). */
+export function resetPeakRss(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
