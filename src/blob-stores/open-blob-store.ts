@@ -1,8 +1,8 @@
 import type { BlobStore } from './blob-store.js';
 import { createDiskStore } from './disk.js';
-import { createFtpStore, type FtpStoreOptions } from './ftp.js';
-import { createS3Store, type S3StoreOptions } from './s3.js';
-import { createSftpStore, type SftpStoreOptions } from './sftp.js';
+import type { FtpStoreOptions } from './ftp.js';
+import type { S3StoreOptions } from './s3.js';
+import type { SftpStoreOptions } from './sftp.js';
 
 /** Everything needed to open a store, secrets included: built per use, never stored or logged. */
 export type BlobStoreSpec =
@@ -16,12 +16,33 @@ export function openBlobStore(spec: BlobStoreSpec): BlobStore {
     case 'disk':
       return createDiskStore(spec.root);
     case 's3':
-      return createS3Store(spec);
+      return lazyStore(spec.label, async () => (await import('./s3.js')).createS3Store(spec));
     case 'ftp':
-      return createFtpStore(spec);
+      return lazyStore(spec.label, async () => (await import('./ftp.js')).createFtpStore(spec));
     case 'sftp':
-      return createSftpStore(spec);
+      return lazyStore(spec.label, async () => (await import('./sftp.js')).createSftpStore(spec));
   }
+}
+
+/**
+ * A network driver loaded on its first use: the S3 SDK and the FTP and SSH clients cost a
+ * process about 35 MB of memory, which one that never uses them (most, on disk storage) should
+ * not pay. The same object stands for the store throughout, so stores compare by identity.
+ */
+function lazyStore(label: string, load: () => Promise<BlobStore>): BlobStore {
+  let loaded: Promise<BlobStore> | undefined;
+  const store = () => (loaded ??= load());
+  return {
+    label,
+    put: async (key, body) => (await store()).put(key, body),
+    get: async (key, range) => (await store()).get(key, range),
+    stat: async (key) => (await store()).stat(key),
+    delete: async (key) => (await store()).delete(key),
+    copy: async (fromKey, toKey) => (await store()).copy(fromKey, toKey),
+    close: async () => {
+      if (loaded) await (await loaded).close();
+    },
+  };
 }
 
 const managedForms = 'file://DIR or s3://BUCKET/PREFIX?endpoint=URL&region=R';
