@@ -2,6 +2,10 @@
  * The floor: the same SQL the service runs for each shape, answered by a bare node:http
  * handler (query + JSON.stringify; no framework, no auth, no value resolution). Writes run
  * the insert or update alone; the service's extra statements around them are its cost.
+ * Comments run every statement the service runs for them: a read checks the metadata version
+ * and the record, then reads the page; a create with a mention also, in one transaction,
+ * lists the space's members, inserts the comment, the mentioned member's notification and
+ * subscription, lists the record's followers and inserts the audit event.
  */
 import http from 'node:http';
 import Database from 'better-sqlite3';
@@ -16,6 +20,7 @@ interface FloorConfig {
   stage: string;
   searchTerm: string;
   userId: number;
+  comments: null | { threadId: number; createId: number; apiKeyId: number; userName: string; deepOffset: number; content: string; mentionUserId: number };
 }
 
 const config = JSON.parse(process.env.BENCH_FLOOR_CONFIG!) as FloorConfig;
@@ -34,25 +39,54 @@ const trigrams = Array.from({ length: config.searchTerm.length - 2 }, (_, i) => 
 const searchParameters = pgDialect ? [`%${config.searchTerm}%`] : [trigrams.join(' AND '), config.searchTerm];
 
 type Run = (sql: string, params: unknown[]) => Promise<unknown[]>;
+/** Runs `work` in one transaction, on one connection, as the service's transactions do. */
+type Transaction = <T>(work: (run: Run) => Promise<T>) => Promise<T>;
 
-function openRunner(): Run {
+function openRunner(): { run: Run; transaction: Transaction } {
   if (config.engine === 'sqlite') {
     const db = new Database(config.sqlitePath!);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 10000');
     const cache = new Map<string, Database.Statement>();
-    return async (sql, params) => {
+    const run: Run = async (sql, params) => {
       let statement = cache.get(sql);
       if (!statement) cache.set(sql, (statement = db.prepare(sql)));
       return statement.reader ? statement.all(...params) : [statement.run(...params)];
     };
+    // Statements here finish synchronously, and `work` awaits only them: no other request's statement runs inside.
+    const transaction: Transaction = async (work) => {
+      db.exec('begin');
+      try {
+        const result = await work(run);
+        db.exec('commit');
+        return result;
+      } catch (error) {
+        db.exec('rollback');
+        throw error;
+      }
+    };
+    return { run, transaction };
   }
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-  return async (sql, params) => (await pool.query(sql, params)).rows;
+  const transaction: Transaction = async (work) => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(async (sql, params) => (await client.query(sql, params)).rows);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  return { run: async (sql, params) => (await pool.query(sql, params)).rows, transaction };
 }
 
-const run = openRunner();
+const { run, transaction } = openRunner();
 
 /** The lookup field's target table and title column, as the service's record reads select them. */
 async function findLookupTitle(): Promise<{ table: string; titleColumn: string }> {
@@ -83,6 +117,45 @@ const statements = {
   update: `update ${table} set ${c.amount} = ${p(1)}, updated_at = ${p(2)} where id = ${p(3)} returning ${allColumns}`,
 };
 
+/** The statements of comments/get and comments/create (comments.repository.ts, notifications.repository.ts, spaces.repository.ts). */
+const commentStatements = {
+  version: `select (select version from metadata_version where id = 1) as version`,
+  record: `select id as value from ${table} where id = ${p(1)}`,
+  page: `select * from comments where table_id = ${p(1)} and record_id = ${p(2)} order by id desc limit ${p(3)} offset ${p(4)}`,
+  members: `select m.user_id, u.email, u.name, m.role from members as m inner join users as u on u.id = m.user_id where m.space_id = ${p(1)} order by m.user_id`,
+  insert: `insert into comments (account_id, table_id, record_id, user_id, user_name, api_key_id, content, attachments_json, type, status, email_json, created_at, updated_at) values (${Array.from({ length: 13 }, (_, i) => p(i + 1)).join(', ')}) returning id`,
+  notify: `insert into notifications (account_id, user_id, kind, actor_user_id, actor_name, table_id, record_id, comment_id, created_at, read_at) values (${Array.from({ length: 10 }, (_, i) => p(i + 1)).join(', ')})`,
+  subscribe: `insert into subscriptions (table_id, record_id, user_id, created_at) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}) on conflict (table_id, record_id, user_id) do nothing`,
+  followers: `select distinct user_id from subscriptions where table_id = ${p(1)} and record_id in (${p(2)}, ${p(3)})`,
+  event: `insert into events (account_id, kind, user_id, api_key_id, table_id, record_id, comment_id, created_at) values (${Array.from({ length: 8 }, (_, i) => p(i + 1)).join(', ')})`,
+};
+const place = config.comments ? ((await run(`select account_id, space_id from tables where id = ${p(1)}`, [config.tableId])) as Array<{ account_id: number; space_id: number }>)[0] : null;
+
+async function commentPage(offset: number): Promise<unknown> {
+  const comments = config.comments!;
+  await run(commentStatements.version, []);
+  if ((await run(commentStatements.record, [comments.threadId])).length === 0) throw new Error('no such record');
+  return run(commentStatements.page, [config.tableId, comments.threadId, 20, offset]);
+}
+
+async function createComment(): Promise<unknown> {
+  const comments = config.comments!;
+  const { account_id: accountId, space_id: spaceId } = place!;
+  await run(commentStatements.version, []);
+  if ((await run(commentStatements.record, [comments.createId])).length === 0) throw new Error('no such record');
+  return transaction(async (trx) => {
+    const t = now();
+    await trx(commentStatements.members, [spaceId]);
+    const values = [accountId, config.tableId, comments.createId, 0, comments.userName, comments.apiKeyId, comments.content, '[]', 'comment', null, null, t, null];
+    const [{ id }] = (await trx(commentStatements.insert, values)) as Array<{ id: number }>;
+    await trx(commentStatements.notify, [accountId, comments.mentionUserId, 'comment.mention', 0, comments.userName, config.tableId, comments.createId, id, t, null]);
+    await trx(commentStatements.subscribe, [config.tableId, comments.createId, comments.mentionUserId, t]);
+    await trx(commentStatements.followers, [config.tableId, 0, comments.createId]);
+    await trx(commentStatements.event, [accountId, 'comment.created', config.userId, comments.apiKeyId, config.tableId, comments.createId, id, t]);
+    return { id, table_id: config.tableId, record_id: comments.createId, user_id: 0, user_name: comments.userName, api_key_id: comments.apiKeyId, content: comments.content, attachments: [], created_at: t, updated_at: null, type: 'comment', status: null };
+  });
+}
+
 async function answer(shape: string, id: number): Promise<unknown> {
   switch (shape) {
     case 'list':
@@ -103,6 +176,12 @@ async function answer(shape: string, id: number): Promise<unknown> {
     }
     case 'update':
       return (await run(statements.update, [Math.round(Math.random() * 1e6) / 100, now(), id]))[0];
+    case 'comments-newest':
+      return commentPage(0);
+    case 'comments-deep':
+      return commentPage(config.comments!.deepOffset);
+    case 'comments-create':
+      return createComment();
     default:
       throw new Error(`unknown shape ${shape}`);
   }

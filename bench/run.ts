@@ -6,6 +6,9 @@
  * so that a slow moment of the machine weighs on both rather than on one of them.
  * The `views` shape compares query, count and ids through a saved view (made in a session
  * through the public API) with the same request without it, in the same alternating slices.
+ * The `comments-*` shapes read a thread of `--comments` comments (default 10,000) posted
+ * through comments/create before the shapes run: its newest page and a page 90 % of the way
+ * back (offset 9,000 of 10,000), and post comments with a mention on another record.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +21,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createContainer } from '../src/container.js';
 import { listFields } from '../src/modules/tables/tables.repository.js';
-import { createBenchTables, createRandom, generateRecords, makeRecord } from './dataset.js';
+import { createBenchTables, createRandom, generateRecords, makeRecord, makeWords } from './dataset.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
 import { readRssMb, startProcess } from './processes.js';
 
@@ -30,7 +33,8 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update,views,heavy+light' },
+    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update,comments-newest,comments-deep,comments-create,views,heavy+light' },
+    comments: { type: 'string', default: '10000' },
     reuse: { type: 'boolean', default: false },
     /** Concurrent clients of the files shapes (`--shapes files`): each holds a whole file in flight. */
     'file-clients': { type: 'string', default: '2' },
@@ -46,6 +50,10 @@ const datasetName = `tabula_bench_${engine}_${rows}`;
 const dataDir = path.join(os.tmpdir(), datasetName);
 const databaseUrl = engine === 'postgres' ? adminUrl.replace(/\/[^/]*$/, `/${datasetName}`) : null;
 const markerFile = path.join(dataDir, 'bench.json');
+const commentCount = Number(options.comments);
+/** The page of the `comments-deep` shape: 90 % of the way back (offset 9,000 of 10,000). */
+const deepCommentOffset = Math.floor(commentCount * 0.9);
+const commentsMarkerFile = path.join(dataDir, `comments-${commentCount}.json`);
 
 function log(line: string) {
   process.stderr.write(`${line}\n`);
@@ -107,7 +115,7 @@ interface Shape {
   floor: (random: ReturnType<typeof createRandom>) => string;
 }
 
-function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>): Shape[] {
+function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, thread: CommentThread | null): Shape[] {
   const t = `/api/table/${dataset.tableId}`;
   const randomId = (random: ReturnType<typeof createRandom>) => 1 + random.int(rows);
   const list = { where: { stage: 'won' }, order_by: 'amount', order_dir: 'D', limit: 100 };
@@ -120,7 +128,62 @@ function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>): Shap
     { name: 'get', service: (r) => ({ method: 'GET', path: `${t}/record/${randomId(r)}/get` }), floor: (r) => `/get/${randomId(r)}` },
     { name: 'create', service: (r) => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(r, dataset.userIds) } }), floor: () => '/create' },
     { name: 'update', service: (r) => ({ method: 'POST', path: `${t}/record/${randomId(r)}/update`, body: { data: { amount: r.int(1_000_000) / 100 } } }), floor: (r) => `/update/${randomId(r)}` },
+    ...(thread
+      ? ([
+          { name: 'comments-newest', service: () => ({ method: 'GET', path: `${t}/record/${thread.threadId}/comments/get` }), floor: () => '/comments-newest' },
+          { name: 'comments-deep', service: () => ({ method: 'GET', path: `${t}/record/${thread.threadId}/comments/get?offset=${deepCommentOffset}` }), floor: () => '/comments-deep' },
+          {
+            name: 'comments-create',
+            service: () => ({ method: 'POST', path: `${t}/record/${thread.createId}/comments/create`, body: { content: mentionContent(dataset.userIds[0]) } }),
+            floor: () => '/comments-create',
+          },
+        ] satisfies Shape[])
+      : []),
   ];
+}
+
+/** The comment of the `comments-create` shape: a mention of a member of the space, who gets a notification each time. */
+const mentionContent = (userId: number) => `@{${userId}:Member 0} can you confirm the amount before Friday? The client asked twice.`;
+
+interface CommentThread {
+  /** The record holding `--comments` comments, read by the `comments-newest` and `comments-deep` shapes. */
+  threadId: number;
+  /** The record `comments-create` posts to (and the floor too), so that the thread keeps its size. */
+  createId: number;
+  /** How the API key's comments are signed, for the floor's own inserts. */
+  apiKeyId: number;
+  userName: string;
+  seconds: number;
+}
+
+/**
+ * Two records, and `--comments` comments on the first, posted through the public API
+ * (comments/create, 10 connections), as an integration would; with --reuse, the previous
+ * run's (per comment count).
+ */
+async function prepareCommentThread(url: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<CommentThread> {
+  if (options.reuse && fs.existsSync(commentsMarkerFile)) return JSON.parse(fs.readFileSync(commentsMarkerFile, 'utf8')) as CommentThread;
+  const auth = { authorization: `Bearer ${dataset.apiKey}` };
+  const t = `/api/table/${dataset.tableId}`;
+  const api = async (method: 'GET' | 'POST', requestPath: string, body?: unknown) => {
+    const response = await fetch(`${url}${requestPath}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${method} ${requestPath}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<any>;
+  };
+  const threadId = (await api('POST', `${t}/records/create`, { data: { name: 'Bench: a long thread of comments' } })).id as number;
+  const createId = (await api('POST', `${t}/records/create`, { data: { name: 'Bench: comments/create' } })).id as number;
+  const random = createRandom(11);
+  let posted = 0;
+  log(`posting ${commentCount.toLocaleString('en')} comments through comments/create…`);
+  const started = performance.now();
+  const result = await drive(url, 0, () => ({ method: 'POST', path: `${t}/record/${threadId}/comments/create`, body: { content: `Comment ${(posted += 1)}: ${makeWords(random, 12).join(' ')}` } }), auth, commentCount);
+  const seconds = (performance.now() - started) / 1000;
+  if (result.errors || result.non2xx) throw new Error(`posting comments: ${result.errors} errors, ${result.non2xx} answers other than 2xx`);
+  const [newest] = (await api('GET', `${t}/record/${threadId}/comments/get?limit=1`)) as Array<{ api_key_id: number; user_name: string }>;
+  const thread = { threadId, createId, apiKeyId: newest.api_key_id, userName: newest.user_name, seconds };
+  log(`  ${commentCount.toLocaleString('en')} comments in ${seconds.toFixed(1)} s (${Math.round(commentCount / seconds)} comments/s)`);
+  fs.writeFileSync(commentsMarkerFile, JSON.stringify(thread));
+  return thread;
 }
 
 interface Measurement {
@@ -281,6 +344,7 @@ async function runRecordShapes(wanted: Set<string>) {
   const dataset = await prepareDataset();
   const dbEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
   const server = await startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'error' });
+  const thread = [...wanted].some((name) => name.startsWith('comments-')) ? await prepareCommentThread(server.url, dataset) : null;
   const floorConfig = {
     engine,
     sqlitePath: path.join(dataDir, 'tabula.db'),
@@ -290,6 +354,7 @@ async function runRecordShapes(wanted: Set<string>) {
     stage: 'won',
     searchTerm,
     userId: dataset.userIds[0],
+    comments: thread && { threadId: thread.threadId, createId: thread.createId, apiKeyId: thread.apiKeyId, userName: thread.userName, deepOffset: deepCommentOffset, content: mentionContent(dataset.userIds[0]), mentionUserId: dataset.userIds[0] },
   };
   const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
   const rowsOut: string[] = [];
@@ -297,7 +362,7 @@ async function runRecordShapes(wanted: Set<string>) {
   let heavyLine: string | undefined;
   let viewLines: string[] = [];
   try {
-    for (const shape of defineShapes(dataset).filter((s) => wanted.has(s.name))) {
+    for (const shape of defineShapes(dataset, thread).filter((s) => wanted.has(s.name))) {
       const random = createRandom(99);
       const serviceNext = () => shape.service(random);
       const floorNext = () => ({ method: 'POST' as const, path: shape.floor(random) });
@@ -341,6 +406,7 @@ async function runRecordShapes(wanted: Set<string>) {
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const line of rowsOut) console.log(line);
   console.log(`| load | ${Math.round(rows / dataset.loadSeconds)} records/s | | | | | | | (${dataset.loadSeconds.toFixed(1)} s for ${rows.toLocaleString('en')}) |`);
+  if (thread) console.log(`| comments load | ${Math.round(commentCount / thread.seconds)} comments/s | | | | | | | (${thread.seconds.toFixed(1)} s for ${commentCount.toLocaleString('en')} through comments/create) |`);
   if (viewLines.length > 0) {
     console.log('\n| through a saved view | without req/s | p50 ms | p99 ms | through the view req/s | p50 ms | p99 ms | view / without (target ≥ 95%) |');
     console.log('|---|---|---|---|---|---|---|---|');

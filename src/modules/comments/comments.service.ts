@@ -132,19 +132,22 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
   /**
    * Inside a comment's transaction: mentioned members (newly mentioned, on an edit) get a
    * `comment.mention` and follow the record; on a new comment, the record's other followers
-   * get a `comment.created`, and a user author follows it.
+   * get a `comment.created`, and a user author follows it. The person who wrote the comment
+   * (a session's user, or a personal key's: `user_id` is 0 for any key) is told of neither;
+   * an account key is the account, not its owner in person, and an e-mail is its sender's.
    */
   async function notify(trx: Database['db'], place: RecordPlace, row: comments.CommentRow, previousContent: string | null): Promise<void> {
     const members = await listSpaceMemberIds(trx, place.spaceId);
     members.add(place.actor.ownerUserId);
+    const writer = row.type === 'comment' && place.actor.via !== 'account_key' ? place.actor.userId : null;
     const before = new Set(previousContent === null ? [] : mentionedUserIds(previousContent));
-    const mentioned = mentionedUserIds(row.content).filter((id) => !before.has(id) && members.has(id) && id !== row.user_id);
+    const mentioned = mentionedUserIds(row.content).filter((id) => !before.has(id) && members.has(id) && id !== writer);
     const stamp = now();
     const base = { account_id: place.accountId, actor_user_id: row.user_id, actor_name: row.user_name, table_id: place.tableId, record_id: place.recordId, comment_id: row.id, created_at: stamp };
     await notifications.insertNotifications(trx, mentioned.map((userId) => ({ ...base, user_id: userId, kind: 'comment.mention' })));
     await notifications.subscribe(trx, place.tableId, place.recordId, mentioned, stamp);
     if (previousContent !== null) return;
-    const followers = (await notifications.listSubscribers(trx, place.tableId, place.recordId)).filter((id) => id !== row.user_id && !mentioned.includes(id) && members.has(id));
+    const followers = (await notifications.listSubscribers(trx, place.tableId, place.recordId)).filter((id) => id !== writer && !mentioned.includes(id) && members.has(id));
     await notifications.insertNotifications(trx, followers.map((userId) => ({ ...base, user_id: userId, kind: 'comment.created' })));
     if (row.user_id !== 0) await notifications.subscribe(trx, place.tableId, place.recordId, [row.user_id], stamp);
   }

@@ -63,6 +63,12 @@ export async function insertEvent(db: Db, event: Omit<EventRow, 'id'>): Promise<
   await db.insertInto('events').values(event).execute();
 }
 
-export async function listEvents(db: Db, accountId: number, limit: number, offset: number): Promise<EventRow[]> {
-  return (await db.selectFrom('events').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').limit(limit).offset(offset).execute()) as EventRow[];
+/** The account's events, newest first; with `spaceIds` (a restricted key), only those of tables in these spaces. */
+export async function listEvents(db: Db, accountId: number, spaceIds: readonly number[] | null, limit: number, offset: number): Promise<EventRow[]> {
+  let query = db.selectFrom('events').selectAll().where('account_id', '=', accountId);
+  if (spaceIds !== null) {
+    if (spaceIds.length === 0) return [];
+    query = query.where('table_id', 'in', db.selectFrom('tables').select('id').where('account_id', '=', accountId).where('space_id', 'in', spaceIds));
+  }
+  return (await query.orderBy('id', 'desc').limit(limit).offset(offset).execute()) as EventRow[];
 }

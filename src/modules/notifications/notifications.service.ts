@@ -97,11 +97,14 @@ export function createNotificationsService(deps: { database: Database; clock: Cl
       return { table: found.has(0), record: recordId === null ? false : found.has(recordId as number) };
     },
 
-    /** The account's audit events, newest first: the account owner's to read. */
+    /**
+     * The account's audit events, newest first: the account owner's to read. An account key
+     * restricted to some spaces reads only the events of their tables, as it sees nothing else.
+     */
     async listEvents(actor: Actor, body: unknown) {
       if (!isOwner(actor)) throw new ForbiddenError("Only the account owner can read the account's events");
       const { limit, offset } = paging(body, maxListLimit);
-      return (await notifications.listEvents(db, actor.accountId, limit, offset)).map(({ account_id: _account, ...event }) => event);
+      return (await notifications.listEvents(db, actor.accountId, actor.spaceIds, limit, offset)).map(({ account_id: _account, ...event }) => event);
     },
   };
 }
