@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertBlobKey, type BlobStore, type ByteRange } from './blob-store.js';
 import { BlobNotFoundError, translateStorageError } from './storage-errors.js';
@@ -13,9 +12,13 @@ function* piecesOf(body: Buffer): Generator<Buffer> {
 }
 
 /**
- * Blobs as files under one root directory (the managed default, `<data>/files`). A blob is
- * written to a temporary name and then linked to its key, so a reader never sees half a file
- * and an existing blob is never replaced (link fails on an existing name).
+ * Blobs as files under one root directory (the managed default, `<data>/files`). An existing
+ * blob is never replaced: a whole Buffer is written to its key opened `wx` (which fails on an
+ * existing name), a stream to a temporary name then linked to its key (link fails alike), so a
+ * long upload is never seen half-written. A Buffer needs no such care: its key is fresh and
+ * named nowhere until the write has returned (the ledger commits it afterwards), and a failed
+ * write removes what it wrote. That keeps a files/create to open, write and close, as writing
+ * the bytes directly would.
  */
 export function createDiskStore(root: string): BlobStore {
   const base = path.resolve(root);
@@ -29,9 +32,46 @@ export function createDiskStore(root: string): BlobStore {
     return file;
   }
 
+  /** Folders known to exist: one per space, made once per process (and again if removed meanwhile). */
+  const folders = new Set<string>();
+  async function ensureFolder(file: string): Promise<void> {
+    const folder = path.dirname(file);
+    if (folders.has(folder)) return;
+    await fs.promises.mkdir(folder, { recursive: true });
+    folders.add(folder);
+  }
+
+  /** Runs a write, making the key's folder first when it is missing (the first write of a space, or a folder removed by hand). */
+  async function inFolder<T>(file: string, write: () => Promise<T>): Promise<T> {
+    await ensureFolder(file);
+    try {
+      return await write();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      folders.delete(path.dirname(file));
+      await ensureFolder(file);
+      return write();
+    }
+  }
+
+  async function writeBuffer(key: string, body: Buffer): Promise<void> {
+    const file = fileOf(key);
+    const handle = await inFolder(file, () => fs.promises.open(file, 'wx', 0o600));
+    try {
+      for (const piece of piecesOf(body)) {
+        for (let written = 0; written < piece.length; ) written += (await handle.write(piece, written)).bytesWritten;
+      }
+      await handle.close();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await fs.promises.rm(file, { force: true });
+      throw error;
+    }
+  }
+
   async function writeNew(key: string, write: (temporary: string) => Promise<void>): Promise<void> {
     const file = fileOf(key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await ensureFolder(file);
     const temporary = `${file}.${crypto.randomBytes(6).toString('hex')}.partial`;
     try {
       await write(temporary);
@@ -46,12 +86,8 @@ export function createDiskStore(root: string): BlobStore {
     async put(key, body) {
       // A refused key is the caller's bug, not a storage failure: thrown before `guard`.
       fileOf(key);
-      await guard(() =>
-        writeNew(key, async (temporary) => {
-          const source = Buffer.isBuffer(body) ? Readable.from(piecesOf(body)) : body;
-          await pipeline(source, fs.createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
-        }),
-      );
+      if (Buffer.isBuffer(body)) return guard(() => writeBuffer(key, body));
+      await guard(() => writeNew(key, (temporary) => pipeline(body, fs.createWriteStream(temporary, { flags: 'wx', mode: 0o600 }))));
     },
     async get(key, range?: ByteRange) {
       const file = fileOf(key);
