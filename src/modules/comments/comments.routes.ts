@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { preParsingAsyncHookHandler } from 'fastify';
 import { actorOf } from '../../http/auth.plugin.js';
 import { parseBodyWithBase64Member } from '../../http/base64-member-body.js';
 import { parseJsonBody } from '../../http/json-body.js';
@@ -9,6 +8,7 @@ import { maxFileBytes } from '../files/file-bytes.js';
 import { base64FileJson } from '../files/file-responses.js';
 import { Attachment, FileContent } from '../files/files.schemas.js';
 import { RecordParams } from '../records/records.schemas.js';
+import { refuseWithoutWriteAccess } from '../records/write-access-hook.js';
 
 const CommentParams = Type.Object({ tid: RecordParams.properties.tid, rid: RecordParams.properties.rid, cid: RecordParams.properties.rid });
 const Comment = Type.Object(
@@ -38,11 +38,7 @@ const uploadBodyLimit = Math.ceil((maxFileBytes * 4) / 3) + 64 * 1024;
 
 export function commentsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { comments, records } = services;
-  const checkWriteAccess: preParsingAsyncHookHandler = async (request, _reply, payload) => {
-    const tableId = Number((request.params as { tid?: string }).tid);
-    if (Number.isInteger(tableId) && tableId > 0) await records.checkTableAccess(actorOf(request), tableId, 'write');
-    return payload;
-  };
+  const checkWriteAccess = refuseWithoutWriteAccess(records);
   return async (app) => {
     const tags = ['comments'];
     app.removeContentTypeParser('application/json');

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { actorOf } from '../../http/auth.plugin.js';
 import { parseBodyWithBase64Member } from '../../http/base64-member-body.js';
@@ -9,6 +9,7 @@ import { responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { PayloadTooLargeError } from '../../shared/errors.js';
 import { RecordParams } from '../records/records.schemas.js';
+import { refuseWithoutWriteAccess } from '../records/write-access-hook.js';
 import { maxFileBytes } from './file-bytes.js';
 import { base64FileJson, contentDisposition, etagOf, matchesAny, parseRange } from './file-responses.js';
 import { DownloadQuery, FieldFiles, FileContent, FileCreateBody, FileRefBody, UploadQuery } from './files.schemas.js';
@@ -20,12 +21,7 @@ const uploadPath = '/api/table/:tid/record/:rid/files/upload';
 
 export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { files, records } = services;
-  /** As for records: a caller who may not write the table is refused before its body is read. */
-  const checkWriteAccess: preParsingAsyncHookHandler = async (request, _reply, payload) => {
-    const tableId = Number((request.params as { tid?: string }).tid);
-    if (Number.isInteger(tableId) && tableId > 0) await records.checkTableAccess(actorOf(request), tableId, 'write');
-    return payload;
-  };
+  const checkWriteAccess = refuseWithoutWriteAccess(records);
 
   return async (app) => {
     const tags = ['files'];

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { preParsingAsyncHookHandler } from 'fastify';
 import { actorOf } from '../../http/auth.plugin.js';
 import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
+import { refuseWithoutWriteAccess } from './write-access-hook.js';
 import { CountResult, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams } from './records.schemas.js';
 
 /**
@@ -13,18 +13,6 @@ const writeBodyLimit = 16 * 1024 * 1024;
 
 export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const recordsService = services.records;
-  /**
-   * Before a body is read: the table must be one the caller sees, and for a write, one it may
-   * change. A refused caller's body is never parsed, whatever its size or shape.
-   */
-  const checkTableAccess =
-    (access: 'write'): preParsingAsyncHookHandler =>
-    async (request, _reply, payload) => {
-      const tableId = Number((request.params as { tid?: string }).tid);
-      // A malformed id is left to the route's parameter validation.
-      if (Number.isInteger(tableId) && tableId > 0) await recordsService.checkTableAccess(actorOf(request), tableId, access);
-      return payload;
-    };
   return async (app) => {
     const tags = ['records'];
     // Records calls confirm the key's metadata version in their own statements (records.service).
@@ -32,7 +20,7 @@ export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
     // Query bodies are small (1 MiB) and decide how a hidden table answers (`view_id`: 500 `Not
     // Authorized`, else 400 `Invalid Table`): the service checks access once it has read them.
     const reading = { config };
-    const writing = { config, preParsing: checkTableAccess('write') };
+    const writing = { config, preParsing: refuseWithoutWriteAccess(recordsService) };
     // Record objects are built field by field by the service, exactly the documented shape; their
     // free-form \`data\` gains nothing from the schema serialiser, which is slower than JSON.stringify.
     const serializerCompiler = () => JSON.stringify;
