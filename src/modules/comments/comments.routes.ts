@@ -4,7 +4,7 @@ import { parseBodyWithBase64Member } from '../../http/base64-member-body.js';
 import { parseJsonBody } from '../../http/json-body.js';
 import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
-import { maxFileBytes } from '../files/file-bytes.js';
+import { base64FileBodyLimit, maxFileBytes } from '../files/file-bytes.js';
 import { base64FileJson } from '../files/file-responses.js';
 import { Attachment, FileContent } from '../files/files.schemas.js';
 import { RecordParams } from '../records/records.schemas.js';
@@ -33,8 +33,6 @@ const Comment = Type.Object(
 const AnyBody = Type.Object({}, { additionalProperties: true });
 const PageQuery = Type.Object({ limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) }, { additionalProperties: false });
 const uploadPath = '/api/table/:tid/record/:rid/comments/upload';
-/** comments/upload carries a file of up to 50 MB as base64. */
-const uploadBodyLimit = Math.ceil((maxFileBytes * 4) / 3) + 64 * 1024;
 
 export function commentsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { comments, records } = services;
@@ -60,7 +58,7 @@ export function commentsRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post(`${base}/comments/createEmailComment`, { ...writing, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Comment) } }, (request) =>
       comments.createEmailComment(actorOf(request), request.params.tid, request.params.rid, request.body),
     );
-    app.post(uploadPath, { ...writing, bodyLimit: uploadBodyLimit, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Attachment) } }, (request) =>
+    app.post(uploadPath, { ...writing, bodyLimit: base64FileBodyLimit, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Attachment) } }, (request) =>
       comments.upload(actorOf(request), request.params.tid, request.params.rid, request.body),
     );
     app.post(`${base}/comments/files/get`, { schema: { tags, params: RecordParams, body: AnyBody, response: responses(FileContent) } }, async (request, reply) => {

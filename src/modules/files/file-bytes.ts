@@ -5,6 +5,9 @@ import { PayloadTooLargeError } from '../../shared/errors.js';
 /** The largest file, decoded, on every path (files/create, source descriptors, raw uploads): 50 MB. */
 export const maxFileBytes = 50 * 1024 * 1024;
 
+/** A JSON body carrying one file of at most 50 MB as base64 (4 characters per 3 bytes), plus its other members. */
+export const base64FileBodyLimit = Math.ceil((maxFileBytes * 4) / 3) + 64 * 1024;
+
 /** Bytes file-type needs to recognise any format it knows. */
 const sniffBytes = 4100;
 

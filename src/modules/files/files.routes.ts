@@ -10,12 +10,10 @@ import type { Services } from '../../container.js';
 import { PayloadTooLargeError } from '../../shared/errors.js';
 import { RecordParams } from '../records/records.schemas.js';
 import { refuseWithoutWriteAccess } from '../records/write-access-hook.js';
-import { maxFileBytes } from './file-bytes.js';
+import { base64FileBodyLimit, maxFileBytes } from './file-bytes.js';
 import { base64FileJson, contentDisposition, etagOf, matchesAny, parseRange } from './file-responses.js';
 import { DownloadQuery, FieldFiles, FileContent, FileCreateBody, FileRefBody, UploadQuery } from './files.schemas.js';
 
-/** files/create carries a file of up to 50 MB as base64 (4 characters per 3 bytes), plus its other members. */
-const createBodyLimit = Math.ceil((maxFileBytes * 4) / 3) + 64 * 1024;
 const createPath = '/api/table/:tid/record/:rid/files/create';
 const uploadPath = '/api/table/:tid/record/:rid/files/upload';
 
@@ -40,7 +38,7 @@ export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
       throw Object.assign(new Error('Content-Type must be application/json'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
     });
 
-    app.post(createPath, { config, bodyLimit: createBodyLimit, preParsing: checkWriteAccess, schema: { tags, params: RecordParams, body: FileCreateBody, response: responses(FieldFiles) } }, (request) =>
+    app.post(createPath, { config, bodyLimit: base64FileBodyLimit, preParsing: checkWriteAccess, schema: { tags, params: RecordParams, body: FileCreateBody, response: responses(FieldFiles) } }, (request) =>
       files.createFile(actorOf(request), request.params.tid, request.params.rid, request.body),
     );
     app.post('/api/table/:tid/record/:rid/files/delete', { config, preParsing: checkWriteAccess, schema: { tags, params: RecordParams, body: FileRefBody, response: responses(FieldFiles) } }, (request) =>
