@@ -10,6 +10,9 @@ import { sanitiseFileName } from './attachment-path.js';
  * length is known beforehand (the JSON around the data, and 4 characters for every 3 bytes
  * begun), so the answer carries a Content-Length: a client can tell a cut answer from a whole one.
  */
+/** Bytes turned into one base64 string at a time (a multiple of 3, so pieces join without padding). */
+const base64Piece = 48 * 1024;
+
 export function base64FileJson(attachment: Attachment, size: number, bytes: Readable): { length: number; body: Readable } {
   const head = `{"name":${JSON.stringify(attachment.name)},"type":${JSON.stringify(attachment.type)},"size":${size},"data":"`;
   async function* pieces() {
@@ -26,7 +29,13 @@ export function base64FileJson(attachment: Attachment, size: number, bytes: Read
         completed = carry.toString('base64');
       }
       const whole = at + Math.floor((chunk.length - at) / 3) * 3;
-      yield completed + chunk.toString('base64', at, whole);
+      // At most 48 KiB of bytes per string: a store may read in megabytes, and strings that
+      // large cost the garbage collector far more than many small ones.
+      for (let from = at; from < whole; from = Math.min(from + base64Piece, whole)) {
+        yield completed + chunk.toString('base64', from, Math.min(from + base64Piece, whole));
+        completed = '';
+      }
+      if (completed !== '') yield completed;
       carry = Buffer.from(chunk.subarray(whole));
     }
     yield `${carry.toString('base64')}"}`;
