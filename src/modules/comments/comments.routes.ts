@@ -47,9 +47,12 @@ export function commentsRoutes(services: Services): FastifyPluginAsyncTypebox {
         done(error as Error, undefined);
       }
     });
-    const writing = { preParsing: checkWriteAccess };
+    // Every comments call goes through records.recordAccess, whose statement confirms the
+    // key's cached metadata version (as record calls do): the cached key look-up is safe here.
+    const config = { auth: 'cached' as const };
+    const writing = { config, preParsing: checkWriteAccess };
     const base = '/api/table/:tid/record/:rid';
-    app.get(`${base}/comments/get`, { schema: { tags, params: RecordParams, querystring: PageQuery, response: responses(Type.Array(Comment)) } }, (request) =>
+    app.get(`${base}/comments/get`, { config, schema: { tags, params: RecordParams, querystring: PageQuery, response: responses(Type.Array(Comment)) } }, (request) =>
       comments.listComments(actorOf(request), request.params.tid, request.params.rid, request.query),
     );
     app.post(`${base}/comments/create`, { ...writing, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Comment) } }, (request) =>
@@ -61,7 +64,7 @@ export function commentsRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post(uploadPath, { ...writing, bodyLimit: base64FileBodyLimit, schema: { tags, params: RecordParams, body: AnyBody, response: responses(Attachment) } }, (request) =>
       comments.upload(actorOf(request), request.params.tid, request.params.rid, request.body),
     );
-    app.post(`${base}/comments/files/get`, { schema: { tags, params: RecordParams, body: AnyBody, response: responses(FileContent) } }, async (request, reply) => {
+    app.post(`${base}/comments/files/get`, { config, schema: { tags, params: RecordParams, body: AnyBody, response: responses(FileContent) } }, async (request, reply) => {
       const file = await comments.openFile(actorOf(request), request.params.tid, request.params.rid, request.body);
       const answer = base64FileJson(file.attachment, file.size, await file.open());
       return reply.type('application/json').header('content-length', answer.length).send(answer.body);

@@ -265,6 +265,20 @@ export async function selectColumnValues(db: Db, tableId: number, column: string
 }
 
 /**
+ * Whether a record exists, with the metadata version the same statement saw: one round trip
+ * where a check of the record and a confirmation of the metadata would take two.
+ */
+export async function recordExistsWithVersion(db: Db, tableId: number, recordId: number): Promise<{ exists: boolean; version: number }> {
+  const row = await db
+    .selectFrom('metadata_version as v')
+    .leftJoin(`${recordTableName(tableId)} as r`, (join) => join.on('r.id', '=', recordId))
+    .select(['v.version as metadata_version', 'r.id as id'])
+    .where('v.id', '=', sql.lit(1))
+    .executeTakeFirstOrThrow();
+  return { exists: row.id !== null, version: Number(row.metadata_version) };
+}
+
+/**
  * One column of one record, or undefined when the record does not exist. `lock` locks the row
  * until the transaction ends (give `dialect.rowLocks`: SQLite's writer lock serialises writes).
  */

@@ -373,8 +373,9 @@ export function createRecordsService(deps: {
     recordAccess(actor: Actor, tableId: number, recordId: number, access: 'read' | 'write'): Promise<RecordPlace> {
       return onTable(actor, tableId, async (attempt) => {
         if (access === 'write') assertCanWriteRecords(attempt.actor, attempt.table);
-        await confirmCurrentMetadata(attempt);
-        if (!(await records.findRecordColumn(db, tableId, recordId, 'id', false))) throw recordNotFound();
+        const { exists, version } = await records.recordExistsWithVersion(db, tableId, recordId);
+        attempt.reads.confirm(version);
+        if (!exists) throw recordNotFound();
         return { tableId, recordId, spaceId: attempt.table.spaceId, accountId: attempt.actor.accountId, actor: attempt.actor };
       });
     },
