@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
+import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
 import { ErrorCode, ForbiddenError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Attachment } from '../fields/attachment.js';
@@ -22,15 +23,8 @@ const defaultLimit = 20;
 const maxLimit = 100;
 const uploadPath = /^\/s\d+\/[0-9a-f]{32}-[A-Za-z0-9._-]{1,100}$/;
 
-const invalid = (message: string) => new ValidationError(`Invalid parameters: ${message}`);
+const invalid = invalidParameters;
 const commentNotFound = () => new ValidationError('Comment not found', ErrorCode.commentNotFound);
-
-function objectBody(body: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be a JSON object');
-  const unknown = Object.keys(body).find((key) => !allowed.includes(key));
-  if (unknown) throw invalid(`unknown property "${unknown}"`);
-  return body as Record<string, unknown>;
-}
 
 function parseContent(raw: unknown, required: boolean): string {
   if (raw === undefined || raw === null) {
@@ -202,7 +196,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
     },
 
     async createComment(actor: Actor, tableId: number, recordId: number, body: unknown) {
-      const input = objectBody(body, ['content', 'attachments']);
+      const input = checkObjectBody(body, ['content', 'attachments']);
       const paths = parseAttachmentPaths(input.attachments);
       const content = parseContent(input.content, paths.length === 0);
       if (content.trim() === '' && paths.length === 0) throw invalid('content must not be empty without attachments');
@@ -211,7 +205,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
     },
 
     async createEmailComment(actor: Actor, tableId: number, recordId: number, body: unknown) {
-      const input = objectBody(body, ['from', 'to', 'subject', 'body', 'attachments', 'messageId', 'inReplyTo']);
+      const input = checkObjectBody(body, ['from', 'to', 'subject', 'body', 'attachments', 'messageId', 'inReplyTo']);
       const email = parseInboundEmail(input, 'tabula.invalid');
       const paths = parseAttachmentPaths(input.attachments);
       const place = await deps.records.recordAccess(actor, tableId, recordId, 'write');
@@ -227,7 +221,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
 
     /** A file for a comment to come: stored now, attached by comments/create within the hour. */
     async upload(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<Attachment> {
-      const input = objectBody(body, ['name', 'type', 'data']);
+      const input = checkObjectBody(body, ['name', 'type', 'data']);
       const name = typeof input.name === 'string' && input.name !== '' ? input.name : null;
       if (name === null) throw invalid('name is required');
       const type = input.type === undefined || input.type === null ? null : typeof input.type === 'string' ? input.type : null;
@@ -245,7 +239,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
 
     /** A file of a comment (an attachment or its archived e-mail): 400 `Attachment not found` for any other path. */
     async openFile(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<{ attachment: Attachment; size: number; open(): Promise<Readable> }> {
-      const input = objectBody(body, ['comment_id', 'path']);
+      const input = checkObjectBody(body, ['comment_id', 'path']);
       if (!Number.isInteger(input.comment_id) || (input.comment_id as number) < 1) throw invalid('comment_id must be a comment id');
       if (typeof input.path !== 'string' || input.path === '') throw invalid('path is required');
       const place = await deps.records.recordAccess(actor, tableId, recordId, 'read');
@@ -259,7 +253,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
     },
 
     async updateComment(actor: Actor, tableId: number, recordId: number, commentId: number, body: unknown) {
-      const input = objectBody(body, ['content']);
+      const input = checkObjectBody(body, ['content']);
       const content = parseContent(input.content, true);
       const place = await deps.records.recordAccess(actor, tableId, recordId, 'write');
       return db.transaction().execute(async (trx) => {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { ValidationError } from '../../shared/errors.js';
+import { invalidParameters } from '../../shared/body-checks.js';
 
 /** An inbound e-mail as createEmailComment receives it, checked. */
 export interface InboundEmail {
@@ -13,7 +13,7 @@ export interface InboundEmail {
 }
 
 const address = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]+$/;
-const invalid = (message: string) => new ValidationError(`Invalid parameters: ${message}`);
+const invalid = invalidParameters;
 
 function text(value: unknown, key: string, max: number): string | null {
   if (value === undefined || value === null) return null;

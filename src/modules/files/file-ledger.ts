@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import { invalidParameters } from '../../shared/body-checks.js';
 import { blobKey } from '../../blob-stores/blob-store.js';
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
-import { ErrorCode, PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
 import type { Attachment, AttachmentInput } from '../fields/attachment.js';
 import { attachmentsOf } from '../fields/attachment.js';
 import type { FileLedger, WriteContext } from '../fields/value-context.js';
@@ -295,4 +296,3 @@ export function presentFile(file: Pick<files.StoredFileRow, 'name' | 'path' | 't
   return { name: file.name, path: file.path, type: file.type, size: Number(file.size), host: file.host };
 }
 
-export const invalidParameters = (message: string) => new ValidationError(`Invalid parameters: ${message}`, ErrorCode.invalidParameters);

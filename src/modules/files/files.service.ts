@@ -7,7 +7,8 @@ import { maxAttachmentsPerField } from '../fields/file.js';
 import type { RecordsService } from '../records/records.service.js';
 import { cleanDisplayName } from './attachment-path.js';
 import { decodeBase64, maxFileBytes } from './file-bytes.js';
-import { invalidParameters, presentFile, type FileBytes, type FileLedgerService } from './file-ledger.js';
+import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
+import { presentFile, type FileBytes, type FileLedgerService } from './file-ledger.js';
 import type { FileStorage } from './file-storage.js';
 
 const attachmentNotFound = () => new ValidationError('Attachment not found');
@@ -24,13 +25,6 @@ function optionalText(body: Record<string, unknown>, key: string): string | null
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw invalidParameters(`${key} must be a string`);
   return value;
-}
-
-function checkKeys(body: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidParameters('body must be a JSON object');
-  const unknown = Object.keys(body).find((key) => !allowed.includes(key));
-  if (unknown) throw invalidParameters(`unknown property "${unknown}"`);
-  return body as Record<string, unknown>;
 }
 
 /** What a download needs: the attachment, and its bytes (or a range of them) as a stream. */
@@ -71,7 +65,7 @@ export function createFilesService(deps: { records: RecordsService; ledger: File
 
   /** The attachment `path` of the field on the record, and its stored file: 400 `Attachment not found` otherwise. */
   async function find(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<OpenedFile> {
-    const input = checkKeys(body, ['field_id', 'path']);
+    const input = checkObjectBody(body, ['field_id', 'path']);
     const fieldSlug = requireText(input, 'field_id');
     const path = requireText(input, 'path');
     const target = await records.fileField(actor, tableId, recordId, fieldSlug, 'read');
@@ -91,7 +85,7 @@ export function createFilesService(deps: { records: RecordsService; ledger: File
   return {
     /** files/create: `data` arrives decoded (a Buffer) from the body parser, or as base64 text. */
     async createFile(actor: Actor, tableId: number, recordId: number, body: unknown) {
-      const input = checkKeys(body, ['field_id', 'name', 'type', 'data']);
+      const input = checkObjectBody(body, ['field_id', 'name', 'type', 'data']);
       const fieldSlug = requireText(input, 'field_id');
       const name = requireText(input, 'name');
       const type = optionalText(input, 'type');
@@ -112,7 +106,7 @@ export function createFilesService(deps: { records: RecordsService; ledger: File
 
     /** files/delete: exactly one attachment leaves the field; the others stay in their order. */
     async deleteFile(actor: Actor, tableId: number, recordId: number, body: unknown) {
-      const input = checkKeys(body, ['field_id', 'path']);
+      const input = checkObjectBody(body, ['field_id', 'path']);
       const fieldSlug = requireText(input, 'field_id');
       const path = requireText(input, 'path');
       const files = await records.editFileField(actor, tableId, recordId, fieldSlug, async (current, field, trx) => {

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { checkObjectBody } from '../../shared/body-checks.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { createMetadataReads, readMetadataVersion, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
@@ -33,10 +34,7 @@ export const maxBatchDelete = 1000;
 
 
 function checkDataBody(body: unknown, required: boolean): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('Invalid parameters: body must be a JSON object');
-  const unknown = Object.keys(body).find((key) => key !== 'data');
-  if (unknown) throw new ValidationError(`Invalid parameters: unknown property "${unknown}"`);
-  const data = (body as { data?: unknown }).data;
+  const data = checkObjectBody(body, ['data']).data;
   if (data === undefined && required) throw new ValidationError('Invalid parameters: data is required');
   return data ?? {};
 }

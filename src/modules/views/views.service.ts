@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
+import { checkObjectBody } from '../../shared/body-checks.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import { ErrorCode, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
@@ -12,7 +13,7 @@ import * as views from './views.repository.js';
 const viewNotFound = () => new NotFoundError('View not found');
 /** The specification's answer to a view call on a table the caller cannot see (or that does not exist). */
 const notAuthorized = () => new NotFoundError('Not Authorized');
-const bodyKeys = new Set(['name', 'type', 'config', 'filters', 'order_by', 'order_dir', 'is_table_default']);
+const bodyKeys = ['name', 'type', 'config', 'filters', 'order_by', 'order_dir', 'is_table_default'];
 
 /** The view object of the specification. */
 export interface ViewObject {
@@ -103,10 +104,7 @@ export function createViewsService(deps: { database: Database; clock: Clock; tab
 
   /** Checks a create or update body against the table; answers the columns to write. */
   async function parseBody(actor: Actor, tableId: number, body: unknown, current?: views.ViewRow): Promise<Partial<views.NewView>> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('Invalid parameters: body must be a JSON object');
-    const input = body as Record<string, unknown>;
-    const unknown = Object.keys(input).find((key) => !bodyKeys.has(key));
-    if (unknown) throw new ValidationError(`Invalid parameters: unknown property "${unknown}"`);
+    const input = checkObjectBody(body, bodyKeys);
     const changes: Partial<views.NewView> = {};
     if (input.name !== undefined || !current) {
       const name = typeof input.name === 'string' ? input.name.trim() : '';
