@@ -1,5 +1,4 @@
 import type { Container } from '../src/container.js';
-import { ensureFieldIndex } from '../src/modules/tables/table-indexes.js';
 import type { Actor } from '../src/modules/auth/actor.js';
 
 /** A small deterministic PRNG (mulberry32), so every run loads the same data. */
@@ -61,9 +60,6 @@ export async function createBenchTables(container: Container): Promise<BenchTabl
       { id: 'company', name: 'Company', type: 'lookup', table_id: target.id },
     ],
   });
-  // The indexes a saved view sorting and filtering on these fields would ask for.
-  await ensureFieldIndex(container.database, table.id, 'stage', 'idx_layout_stage');
-  await ensureFieldIndex(container.database, table.id, 'amount', 'idx_layout_amount');
   return { actor, apiKey: account.api_key, tableId: table.id, targetTableId: target.id, userIds };
 }
 

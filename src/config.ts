@@ -37,6 +37,14 @@ export interface Config {
   readonly trustProxy: readonly string[];
   /** Largest record response (get, a page of query), in estimated characters of JSON. */
   readonly maxResponseSize: number;
+  /** The automatic indexes (`TABULA_AUTO_INDEX*`; docs/operations.md). */
+  readonly automaticIndexes: {
+    enabled: boolean;
+    threshold: number;
+    minRows: number;
+    budget: number;
+    unusedMs: number;
+  };
 }
 
 export interface ConfigFlags {
@@ -67,6 +75,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
     trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),
     maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,
+    automaticIndexes: {
+      enabled: parseSwitch('TABULA_AUTO_INDEXES', env.TABULA_AUTO_INDEXES ?? 'on'),
+      threshold: parsePositiveInteger('TABULA_AUTO_INDEX_AFTER', env.TABULA_AUTO_INDEX_AFTER ?? '20'),
+      minRows: parseCount('TABULA_AUTO_INDEX_MIN_ROWS', env.TABULA_AUTO_INDEX_MIN_ROWS ?? '10000'),
+      budget: parseCount('TABULA_AUTO_INDEX_BUDGET', env.TABULA_AUTO_INDEX_BUDGET ?? '5'),
+      unusedMs: parsePositiveDuration('TABULA_AUTO_INDEX_UNUSED', env.TABULA_AUTO_INDEX_UNUSED ?? '30d'),
+    },
   });
 }
 
@@ -74,6 +89,17 @@ function parsePort(raw: string | number): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${raw}`);
   return port;
+}
+
+function parseCount(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return value;
+}
+
+function parseSwitch(name: string, raw: string): boolean {
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  throw new Error(`${name} must be on or off, got "${raw}"`);
 }
 
 function parsePositiveInteger(name: string, raw: string): number {

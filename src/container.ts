@@ -17,6 +17,8 @@ import { createRecordsService, type RecordsDeletedListener } from './modules/rec
 import { createSpacesService } from './modules/spaces/spaces.service.js';
 import { createFieldsService } from './modules/tables/fields.service.js';
 import { createTablesService } from './modules/tables/tables.service.js';
+import { createIndexesService } from './modules/tables/indexes.service.js';
+import { createAutomaticIndexes } from './modules/tables/automatic-indexes.js';
 import { createSavedViewReader, createViewsService } from './modules/views/views.service.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
@@ -36,7 +38,7 @@ function loadSecret(config: Config): string {
 }
 
 /** The composition root: the database, then every service as a plain object. */
-export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean } = {}) {
+export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (message: string) => void } = {}) {
   const clock = options.clock ?? systemClock;
   const database: Database = openDatabase(config);
   if (options.migrate !== false) await migrateToLatest(database);
@@ -52,14 +54,19 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const withFiles = { ...base, files: fileLedger.ledger };
   const spaces = createSpacesService({ ...withFiles, secretBox, users });
   const tables = createTablesService(withFiles);
-  const fields = createFieldsService({ ...withFiles, tables });
+  // An index a calendar view still needs stays: the views service, made later, answers.
+  const neededBy: { find?: (tableId: number, index: { name: string; fields: string[] }) => Promise<string | null> } = {};
+  const indexes = createIndexesService({ ...base, tables, neededBy });
+  const automaticIndexes = createAutomaticIndexes({ ...base, indexes, settings: config.automaticIndexes, log: options.log });
+  const fields = createFieldsService({ ...withFiles, tables, indexes });
   // Under test, a records call that answers without confirming its cached metadata throws.
   // Deleted records take their comments along: the comments service, made after records, listens.
   const recordsDeleted: { listener?: RecordsDeletedListener } = {};
-  const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true' });
+  const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
   const reclaim = createReclaimService({ ...base, storage: fileStorage });
-  const views = createViewsService({ ...base, tables, records });
+  const views = createViewsService({ ...base, tables, records, indexes, automaticIndexes });
+  neededBy.find = views.calendarNeeding;
   const notifications = createNotificationsService({ ...base, records });
   const comments = createCommentsService({ ...base, records, users, ledger: fileLedger, storage: fileStorage });
   recordsDeleted.listener = comments.releaseRecords;
@@ -67,7 +74,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, fields, records, files, reclaim, fileLedger, views, comments, notifications },
+    services: { users, keys, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
     close: async () => {
       await fileStorage.close();
       await database.destroy();

@@ -11,12 +11,31 @@ import { registerBoundedReader } from './bounded-read.js';
 import { createPostgresBoundedReader } from './postgres-bounded-reader.js';
 import { configureSqliteConnection, createStatementCache } from './sqlite-connection.js';
 import { createSqliteReadWorkers } from './sqlite-read-workers.js';
+import type { DdlReply } from './sqlite-ddl-worker.js';
+import { startWorker } from './start-worker.js';
 
 export interface Database {
   readonly db: Kysely<SystemSchema>;
   readonly dialect: Dialect;
+  /**
+   * Runs one long DDL statement (an index build) so that it holds up as little as it can:
+   * PostgreSQL on a connection of its own (the statement builds `concurrently`), SQLite in a
+   * worker thread while the main connection's writers wait their turn without blocking the
+   * event loop. `onProgress` hears about every two seconds how far it is.
+   */
+  runLongDdl(statement: string, onProgress?: (progress: DdlProgress) => void): Promise<void>;
   destroy(): Promise<void>;
 }
+
+/** How far a long DDL statement is: PostgreSQL reports its phase and blocks; SQLite only the time. */
+export interface DdlProgress {
+  elapsedMs: number;
+  phase?: string;
+  done?: number;
+  total?: number;
+}
+
+const progressIntervalMs = 2000;
 
 export interface DatabaseOptions {
   databaseUrl: string | null;
@@ -57,6 +76,10 @@ function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   return {
     db,
     dialect: getDialect('sqlite'),
+    runLongDdl: (statement, onProgress) =>
+      // Holding Kysely's one connection makes every other write wait in its queue, not in
+      // SQLite's busy handler, which would block the event loop.
+      db.connection().execute(() => withProgressTicks(runSqliteDdlInWorker(file, statement), onProgress, async () => ({}))),
     destroy: async () => {
       await workers.close();
       await db.destroy();
@@ -111,11 +134,56 @@ function openPostgres(url: string, bounds: QueryBounds): Database {
   return {
     db,
     dialect: getDialect('postgres'),
+    runLongDdl: (statement, onProgress) => runPostgresDdl(url, pool, statement, onProgress),
     destroy: async () => {
       await boundedReader.close();
       await db.destroy();
     },
   };
+}
+
+function runSqliteDdlInWorker(file: string, statement: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker('sqlite-ddl-worker', { file, statement });
+    worker.once('message', (reply: DdlReply) => (reply.ok ? resolve() : reject(Object.assign(new Error(reply.message), { code: reply.code }))));
+    worker.once('error', reject);
+    worker.once('exit', () => reject(new Error('SQLite DDL worker exited')));
+  });
+}
+
+/**
+ * On a client of its own, not the pool's: a build of minutes holds no pooled connection.
+ * PostgreSQL reports a build's progress in `pg_stat_progress_create_index`.
+ */
+async function runPostgresDdl(url: string, pool: pg.Pool, statement: string, onProgress?: (progress: DdlProgress) => void): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+    const readProgress = async (): Promise<Partial<DdlProgress>> => {
+      const { rows } = await pool.query('select phase, blocks_done, blocks_total from pg_stat_progress_create_index where pid = $1', [pid]);
+      return rows[0] ? { phase: rows[0].phase, done: Number(rows[0].blocks_done), total: Number(rows[0].blocks_total) } : {};
+    };
+    await withProgressTicks(client.query(statement).then(() => undefined), onProgress, readProgress);
+  } finally {
+    await client.end();
+  }
+}
+
+async function withProgressTicks(work: Promise<void>, onProgress: ((progress: DdlProgress) => void) | undefined, read: () => Promise<Partial<DdlProgress>>): Promise<void> {
+  if (!onProgress) return work;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    read().then(
+      (details) => onProgress({ elapsedMs: Date.now() - started, ...details }),
+      () => undefined,
+    );
+  }, progressIntervalMs);
+  try {
+    await work;
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** Applies pending migrations; safe to call from several processes (Kysely takes a lock). */

@@ -42,7 +42,17 @@ export interface SystemSchema {
   };
   metadata_version: { id: number; version: number };
   table_counters: { table_id: number; shard: number; row_count: number; change_count: number };
-  table_indexes: { id: Generated<number>; table_id: number; name: string; field_ids_json: string };
+  table_indexes: {
+    id: Generated<number>;
+    table_id: number;
+    name: string;
+    field_ids_json: string;
+    origin: Generated<string>;
+    direction: string | null;
+    reason: string | null;
+    created_at: string | null;
+    last_used_at: string | null;
+  };
   api_keys: {
     id: Generated<number>;
     account_id: number;

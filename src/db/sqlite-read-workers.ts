@@ -1,19 +1,11 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import { QueryTimeoutError } from '../shared/errors.js';
 import { slotsPerCaller, type BoundedReader } from './bounded-read.js';
 import { QueryGate } from './query-gate.js';
+import { startWorker } from './start-worker.js';
 import type { ReadReply, ReadRequest } from './sqlite-read-worker.js';
 
-/** From the sources (tests, bench) the worker is TypeScript, loaded through tsx's loader; built, it is JavaScript. */
-const fromSource = import.meta.url.endsWith('.ts');
-const workerUrl = new URL(`./sqlite-read-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-
-function startWorker(workerData: unknown): Worker {
-  if (!fromSource) return new Worker(workerUrl, { workerData });
-  const load = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(load, { eval: true, workerData });
-}
 
 /**
  * A statement the budget function did not stop (one that spends its time in SQLite's C code,
@@ -30,7 +22,7 @@ class ReadWorker {
   stopped = false;
 
   constructor(file: string, cacheKib: number, onExit: (worker: ReadWorker) => void) {
-    this.worker = startWorker({ file, cacheKib });
+    this.worker = startWorker('sqlite-read-worker', { file, cacheKib });
     this.worker.unref();
     this.worker.on('message', (reply: ReadReply) => {
       const pending = this.pending;

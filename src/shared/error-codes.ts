@@ -19,6 +19,7 @@ const catalogue = {
   recordNotFound: { code: 'record_not_found', status: 400 },
   commentNotFound: { code: 'comment_not_found', status: 400 },
   invalidUrl: { code: 'invalid_url', status: 400 },
+  invalidIndex: { code: 'invalid_index', status: 400 },
   /** A 4xx raised by Fastify that no other code covers: answered with Fastify's own status. */
   badRequest: { code: 'bad_request', status: 400 },
 
@@ -50,11 +51,14 @@ const catalogue = {
   accountNotFound: { code: 'account_not_found', status: 404 },
   fileNotFound: { code: 'file_not_found', status: 404 },
   notificationNotFound: { code: 'notification_not_found', status: 404 },
+  indexNotFound: { code: 'index_not_found', status: 404 },
 
   // 409 Conflict
   conflict: { code: 'conflict', status: 409 },
   emailTaken: { code: 'email_taken', status: 409 },
   accountExists: { code: 'account_exists', status: 409 },
+  indexExists: { code: 'index_exists', status: 409 },
+  indexInUse: { code: 'index_in_use', status: 409 },
 
   // 413, 415, 429
   payloadTooLarge: { code: 'payload_too_large', status: 413 },

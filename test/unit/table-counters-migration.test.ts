@@ -197,7 +197,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0009, with a table made at 0005 in between', async () => {
+  it('migrating one step at a time applies 0003 to 0010, with a table made at 0005 in between', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -208,6 +208,17 @@ describe(`table counters migration (${testEngine})`, () => {
     await migrateOneStep('0007-stored-files');
     await migrateOneStep('0008-views');
     await migrateOneStep('0009-comments');
+    // Index rows made before 0010: a calendar's and one made by hand.
+    await db.insertInto('table_indexes').values([
+      { table_id: countedId, name: 'idx_layout_due', field_ids_json: '[1]' },
+      { table_id: countedId, name: 'by_hand', field_ids_json: '[1]' },
+    ]).execute();
+    await migrateOneStep('0010-index-origins');
+    const origins = await db.selectFrom('table_indexes').select(['name', 'origin', 'direction']).where('table_id', '=', countedId).orderBy('name').execute();
+    expect(origins).toEqual([
+      { name: 'by_hand', origin: 'manual', direction: null },
+      { name: 'idx_layout_due', origin: 'calendar', direction: null },
+    ]);
     expect(await migrateToLatest(opened)).toEqual([]);
   });
 

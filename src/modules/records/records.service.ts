@@ -16,6 +16,7 @@ import type { FileLedger } from '../fields/value-context.js';
 import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { parseFilterList } from './query/parse-conditions.js';
+import { shapeOfQuery, type QueryShape, type QueryShapeObserver } from './query/query-shape.js';
 import type { SavedViewQuery, SavedViewReader } from './query/saved-view.js';
 import { RecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
@@ -57,6 +58,8 @@ export function createRecordsService(deps: {
   recordsDeleted?: { listener?: RecordsDeletedListener };
   maxResponseSize?: number;
   strictConfirmation?: boolean;
+  /** Told each query's shape: the automatic indexes. */
+  queryShapes?: QueryShapeObserver;
 }) {
   const { db, dialect } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
@@ -182,18 +185,30 @@ export function createRecordsService(deps: {
     const useRequest = !view || query.appendFilters;
     // `where` and `filters` are compiled apart and AND-ed: expanding their product into one DNF
     // could multiply a few hundred conditions into tens of thousands.
-    const parts = [
-      view ? await compileConditions(parseFilterList(view.filters), table.fieldsBySlug, contexts.filter) : null,
-      useRequest ? await compileConditions(query.whereConditions.length > 0 ? [query.whereConditions] : [], table.fieldsBySlug, contexts.filter) : null,
-      useRequest ? await compileConditions(query.filters, table.fieldsBySlug, contexts.filter) : null,
+    const conditions = [
+      view ? parseFilterList(view.filters) : [],
+      useRequest && query.whereConditions.length > 0 ? [query.whereConditions] : [],
+      useRequest ? query.filters : [],
     ];
+    const parts = [];
+    for (const groups of conditions) parts.push(await compileConditions(groups, table.fieldsBySlug, contexts.filter));
     const orderBy = view ? view.orderBy : query.orderBy;
     const orderDir = view ? view.orderDir : query.orderDir;
     // A page of search results alone, in id order, needs only its first limit + offset matches.
     const searchOnly = parts.every((part) => part === null) && query.limit !== null && (orderBy === null || (orderBy === 'id' && orderDir === 'asc'));
     const search = compileSearch(query.search, recordTableName(table.id), dialect, searchOnly ? query.limit! + query.offset! : undefined);
     const where = [...parts, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
-    return { where, orderBy: compileOrder(orderBy, orderDir, table.fieldsBySlug, dialect), sortIndex: sortIndexOf(orderBy, table.fieldsBySlug, dialect) };
+    return {
+      where,
+      orderBy: compileOrder(orderBy, orderDir, table.fieldsBySlug, dialect),
+      sortIndex: sortIndexOf(orderBy, table.fieldsBySlug, dialect),
+      shape: shapeOfQuery(conditions, orderBy, orderDir, table.fieldsBySlug),
+    };
+  }
+
+  /** A query that ran tells the automatic indexes its shape (after it answered, never in its way). */
+  function observe(tableId: number, shape: QueryShape | null): void {
+    if (shape) deps.queryShapes?.observe(tableId, shape);
   }
 
   async function parse(attempt: Attempt, body: unknown, mode: QueryMode) {
@@ -446,13 +461,14 @@ export function createRecordsService(deps: {
 
     queryRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { query, where, orderBy, sortIndex } = await parse(attempt, body, 'query');
+        const { query, where, orderBy, sortIndex, shape } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
         const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
         const rows = await records.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         const page = await present(attempt, rows, fields, selection);
         assertResponseFits(page, maxResponseSize, `these ${page.length} records hold`, 'ask for fewer records (limit) or fewer fields (fields)');
+        observe(tableId, shape);
         return page;
       }));
     },
@@ -463,7 +479,7 @@ export function createRecordsService(deps: {
      */
     countRecords(actor: Actor, tableId: number, body: unknown) {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { where } = await parse(attempt, body, 'count');
+        const { where, shape } = await parse(attempt, body, 'count');
         const counters = await records.readCounters(db, tableId);
         attempt.reads.confirm(counters.metadataVersion);
         if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
@@ -473,6 +489,7 @@ export function createRecordsService(deps: {
         if (count === undefined) {
           count = await records.countRecords(db, tableId, where, boundsOf(attempt.actor));
           countCache.set(key, counters.changes, count);
+          observe(tableId, shape);
         }
         return { count, total: counters.rows, total_approx: false, restricted: true };
       }));
@@ -485,9 +502,10 @@ export function createRecordsService(deps: {
      */
     listIds(actor: Actor, tableId: number, body: unknown): Promise<string> {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { where, orderBy } = await parse(attempt, body, 'ids');
+        const { where, orderBy, shape } = await parse(attempt, body, 'ids');
         const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
         attempt.reads.confirm(version);
+        observe(tableId, shape);
         return `[${ids}]`;
       }));
     },

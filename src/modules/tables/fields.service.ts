@@ -8,6 +8,7 @@ import type { Field } from '../fields/field.js';
 import { parseFieldDefinition, parseFieldUpdate } from '../fields/field-definition.js';
 import { getFieldType } from '../fields/registry.js';
 import { rebuildSearchText } from '../records/search-text.js';
+import type { IndexesService } from './indexes.service.js';
 import * as physical from './physical-schema.js';
 import { maxFieldsPerTable, type TablesService } from './tables.service.js';
 import * as tables from './tables.repository.js';
@@ -15,7 +16,7 @@ import * as tables from './tables.repository.js';
 type Db = Database['db'];
 
 /** Field create/update/delete: metadata and DDL change together in one transaction. */
-export function createFieldsService(deps: { database: Database; clock: Clock; tables: TablesService; files: FileLedger }) {
+export function createFieldsService(deps: { database: Database; clock: Clock; tables: TablesService; files: FileLedger; indexes: Pick<IndexesService, 'dropFieldIndexes'> }) {
   const { db, dialect } = deps.database;
 
   async function loadAdminTable(actor: Actor, tableId: number) {
@@ -73,6 +74,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
         await tables.deleteField(trx, field.id);
         // The column still holds every value: the type records what it leaves to clean up.
         await getFieldType(field.type).onFieldDeleted?.(field, { db: trx, dialect, files: deps.files });
+        await deps.indexes.dropFieldIndexes(trx, field);
         await physical.dropFieldColumn(trx, field);
         if (getFieldType(field.type).searchable) await rebuildSearchText(trx, tableId, fields.filter((f) => f.id !== field.id));
       });

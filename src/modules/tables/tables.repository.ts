@@ -100,10 +100,6 @@ export async function listFields(db: Db, tableId: number): Promise<Field[]> {
   });
 }
 
-export async function listTableIndexes(db: Db, tableId: number) {
-  return db.selectFrom('table_indexes').select(['name', 'field_ids_json']).where('table_id', '=', tableId).orderBy('id').execute();
-}
-
 /**
  * The table, its space's account and the user's membership role in one query, with the
  * metadata version it was read at: it runs on every uncached access check. The role is a

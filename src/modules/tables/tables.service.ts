@@ -15,6 +15,8 @@ import { parseFieldDefinition, presentField } from '../fields/field-definition.j
 import * as physical from './physical-schema.js';
 import { resolveTableAccess } from './table-access.js';
 import * as tables from './tables.repository.js';
+import { presentIndex } from './index-objects.js';
+import { listTableIndexes } from './indexes.repository.js';
 
 type Db = Database['db'];
 
@@ -67,8 +69,6 @@ export async function dropSpaceTables(ctx: DeletionContext, spaceId: number): Pr
   for (const tableId of await tables.listSpaceTableIds(ctx.db as Db, spaceId)) await dropTableRecords(ctx, tableId);
 }
 
-export { ensureFieldIndex } from './table-indexes.js';
-
 /** A table's fields in order, as stored now: how records learn a table's schema. */
 export function listTableFields(db: Db, tableId: number) {
   return tables.listFields(db, tableId);
@@ -92,17 +92,14 @@ export function createTablesService(deps: { database: Database; clock: Clock; fi
   async function describeTable(executor: Db, tableId: number) {
     const table = (await tables.findTable(executor, tableId))!;
     const fields = await tables.listFields(executor, tableId);
-    const indexes = await tables.listTableIndexes(executor, tableId);
+    const indexes = await listTableIndexes(executor, tableId);
     return {
       id: table.id,
       name: table.name,
       space_id: table.space_id,
       title_field: resolveTitleField(fields, table.title_field_id)?.slug ?? null,
       fields: fields.map(presentField),
-      indexes: indexes.map((index) => ({
-        name: index.name,
-        fields: (JSON.parse(index.field_ids_json) as number[]).map((id) => fields.find((f) => f.id === id)?.slug).filter(Boolean),
-      })),
+      indexes: indexes.map((index) => presentIndex(index, fields)),
     };
   }
 

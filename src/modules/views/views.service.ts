@@ -6,7 +6,11 @@ import { ErrorCode, ForbiddenError, NotFoundError, ValidationError } from '../..
 import type { Actor } from '../auth/actor.js';
 import type { RecordsService } from '../records/records.service.js';
 import type { SavedViewReader } from '../records/query/saved-view.js';
-import { ensureFieldIndex, listTableFields, type TablesService } from '../tables/tables.service.js';
+import { listTableFields, type TablesService } from '../tables/tables.service.js';
+import type { IndexesService } from '../tables/indexes.service.js';
+import type { AutomaticIndexes } from '../tables/automatic-indexes.js';
+import { parseFilterList } from '../records/query/parse-conditions.js';
+import { shapeOfQuery } from '../records/query/query-shape.js';
 import { parseViewConfig, viewTypes, type ViewType } from './view-config.js';
 import * as views from './views.repository.js';
 
@@ -75,7 +79,14 @@ export function createSavedViewReader(database: Database): SavedViewReader {
  * Saved views: listed and read by everyone who sees the table; created, changed and deleted by
  * its space's admins in a logged-in session only (API keys get 403, as the specification says).
  */
-export function createViewsService(deps: { database: Database; clock: Clock; tables: TablesService; records: RecordsService }) {
+export function createViewsService(deps: {
+  database: Database;
+  clock: Clock;
+  tables: TablesService;
+  records: RecordsService;
+  indexes: IndexesService;
+  automaticIndexes: AutomaticIndexes;
+}) {
   const { db } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
 
@@ -138,14 +149,32 @@ export function createViewsService(deps: { database: Database; clock: Clock; tab
     return changes;
   }
 
-  /** A calendar view's start field gets an index (`idx_layout_<startField>`), listed in the table's `indexes`. */
-  async function indexLayout(tableId: number, configJson: string | undefined, type: string | undefined): Promise<void> {
-    if (type !== 'calendar' || !configJson) return;
-    const startField = (JSON.parse(configJson) as { startField?: string }).startField;
-    if (startField) await ensureFieldIndex(deps.database, tableId, startField, `idx_layout_${startField}`);
+  /**
+   * A calendar view's start field gets an index (`idx_layout_<startField>`), as the
+   * specification says; any view's filters and sort get the index they ask for from the
+   * automatic indexes (on a large table, within its budget). Both listed in the table's `indexes`.
+   */
+  async function indexView(tableId: number, row: views.ViewRow): Promise<void> {
+    const fields = await listTableFields(db, tableId);
+    const startField = row.type === 'calendar' ? (JSON.parse(row.config_json) as { startField?: string }).startField : undefined;
+    const start = fields.find((f) => f.slug === startField);
+    if (start) await deps.indexes.ensureIndex({ tableId, fields: [start], direction: null }, { name: `idx_layout_${start.slug}`, origin: 'calendar' });
+    const bySlug = new Map(fields.map((f) => [f.slug, f]));
+    const shape = shapeOfQuery([parseFilterList(JSON.parse(row.filters_json))], row.order_by, row.order_dir === 'D' ? 'desc' : 'asc', bySlug);
+    await deps.automaticIndexes.indexForView(tableId, shape);
   }
 
   return {
+    /** The calendar view that still needs an index, described, or null (an index deletion asks). */
+    async calendarNeeding(tableId: number, index: { name: string; fields: string[] }): Promise<string | null> {
+      for (const row of await views.listTableViews(db, deps.database.dialect, tableId)) {
+        if (row.type !== 'calendar') continue;
+        const startField = (JSON.parse(row.config_json) as { startField?: string }).startField;
+        if (index.name === `idx_layout_${startField}`) return `calendar view ${row.id} (${row.name})`;
+      }
+      return null;
+    },
+
     async listViews(actor: Actor, tableId: number): Promise<ViewObject[]> {
       const { row } = await loadTable(actor, tableId);
       return [defaultView(row.account_id, tableId), ...(await views.listTableViews(db, deps.database.dialect, tableId)).map(present)];
@@ -179,8 +208,9 @@ export function createViewsService(deps: { database: Database; clock: Clock; tab
         if (changes.is_table_default === 1) await views.clearTableDefault(trx, tableId, created);
         return created;
       });
-      await indexLayout(tableId, changes.config_json, changes.type);
-      return present((await views.findView(db, id))!);
+      const created = (await views.findView(db, id))!;
+      await indexView(tableId, created);
+      return present(created);
     },
 
     async updateView(actor: Actor, tableId: number, viewId: number, body: unknown): Promise<ViewObject> {
@@ -191,8 +221,9 @@ export function createViewsService(deps: { database: Database; clock: Clock; tab
         await views.updateView(trx, viewId, { ...changes, updated_at: now() });
         if (changes.is_table_default === 1) await views.clearTableDefault(trx, tableId, viewId);
       });
-      await indexLayout(tableId, changes.config_json, changes.type);
-      return present((await views.findView(db, viewId))!);
+      const updated = (await views.findView(db, viewId))!;
+      await indexView(tableId, updated);
+      return present(updated);
     },
 
     async deleteView(actor: Actor, tableId: number, viewId: number) {

@@ -1,0 +1,217 @@
+import type { Clock } from '../../shared/clock.js';
+import { formatDateTime } from '../../shared/clock.js';
+import type { Field } from '../fields/field.js';
+import { getFieldType } from '../fields/registry.js';
+import type { QueryShape, QueryShapeObserver } from '../records/query/query-shape.js';
+import { describeIndexFields, maxIndexFields, normalizedDirection, unindexableReason, type IndexDefinition } from './index-definition.js';
+import * as indexes from './indexes.repository.js';
+import type { IndexesService } from './indexes.service.js';
+import type { Database } from '../../db/database.js';
+
+export interface AutomaticIndexSettings {
+  /** Off: nothing is observed, built or dropped (`TABULA_AUTO_INDEXES=off`). */
+  enabled: boolean;
+  /** An ad-hoc shape no index serves gets one after this many queries (`TABULA_AUTO_INDEX_AFTER`). */
+  threshold: number;
+  /** Tables with fewer records are scanned fast enough (`TABULA_AUTO_INDEX_MIN_ROWS`). */
+  minRows: number;
+  /** Automatic and view indexes per table (`TABULA_AUTO_INDEX_BUDGET`). */
+  budget: number;
+  /** Automatic and view indexes no query used for this long are dropped, in ms (`TABULA_AUTO_INDEX_UNUSED`). */
+  unusedMs: number;
+}
+
+/** A table's index definitions, re-read this often: another process may have made or dropped one. */
+const indexListTtlMs = 60_000;
+/** A shape declined (budget, small table) is not weighed again for this long. */
+const declineTtlMs = 10 * 60_000;
+
+interface KnownIndex {
+  id: number;
+  fields: Field[];
+  direction: string | null;
+}
+
+/** The index a shape asks for: its equalities (at most three), then its sort field, or else one bounded field. */
+export function indexForShape(tableId: number, shape: QueryShape, engine: Database['dialect']['name']): IndexDefinition | null {
+  const usable = (f: Field) => unindexableReason(f, engine) === null;
+  const sortField = shape.sort && usable(shape.sort.field) ? shape.sort.field : null;
+  const equal = shape.equal.filter((f) => usable(f) && f.id !== sortField?.id).slice(0, maxIndexFields - 1);
+  const last = sortField ?? shape.range.find(usable) ?? null;
+  const fields = last ? [...equal, last] : equal;
+  if (fields.length === 0) return null;
+  return { tableId, fields, direction: normalizedDirection(fields, sortField ? shape.sort!.direction : null) };
+}
+
+/**
+ * Whether an index answers a shape as well as the one the shape asks for would: its leading
+ * fields are all compared by equality, and its last is the sort field (keyed for sorting, in
+ * the sort's direction unless it stands alone) or, with no sort, a compared field.
+ */
+function serves(index: KnownIndex, shape: QueryShape): boolean {
+  const equal = new Set(shape.equal.map((f) => f.id));
+  const leading = index.fields.slice(0, -1);
+  const last = index.fields[index.fields.length - 1];
+  if (!leading.every((f) => equal.has(f.id))) return false;
+  if (shape.sort) {
+    if (last.id !== shape.sort.field.id) return false;
+    // A plain column sorts as stored; a type with a sort key needs the index keyed for sorting.
+    if (index.fields.length === 1) return index.direction !== null || !getFieldType(last.type).orderKey;
+    return index.direction === shape.sort.direction;
+  }
+  return index.direction === null && (equal.has(last.id) || shape.range.some((f) => f.id === last.id));
+}
+
+/** Whether a query with this shape reads through the index at all (for the disuse clock). */
+function isUsedBy(index: KnownIndex, shape: QueryShape): boolean {
+  const first = index.fields[0].id;
+  return serves(index, shape) || shape.equal.some((f) => f.id === first) || shape.range.some((f) => f.id === first) || shape.sort?.field.id === first;
+}
+
+const shapeKey = (tableId: number, shape: QueryShape) =>
+  `${tableId}|${shape.equal.map((f) => f.id).join(',')}|${shape.range.map((f) => f.id).join(',')}|${shape.sort ? `${shape.sort.field.id} ${shape.sort.direction}` : ''}`;
+
+function describeShape(shape: QueryShape): string {
+  const parts = [
+    ...shape.equal.map((f) => `${f.slug} =`),
+    ...shape.range.map((f) => `${f.slug} range`),
+    ...(shape.sort ? [`order by ${shape.sort.field.slug} ${shape.sort.direction}`] : []),
+  ];
+  return parts.join(', ');
+}
+
+/**
+ * The automatic indexes. Every record query tells its shape (in memory, no statement); a
+ * shape no index serves, repeated `threshold` times on a table of at least `minRows` records,
+ * gets the index it asks for, within the table's budget, once. A saved view gets its index at
+ * once. Each process counts on its own; two processes asking for the same index build it
+ * once (its name is unique per table). Indexes no query used for `unusedMs` are dropped.
+ * Every decision goes to the log.
+ */
+export function createAutomaticIndexes(deps: {
+  database: Database;
+  clock: Clock;
+  indexes: IndexesService;
+  settings: AutomaticIndexSettings;
+  log?: (message: string) => void;
+}) {
+  const { db, dialect } = deps.database;
+  const { settings } = deps;
+  const log = deps.log ?? (() => undefined);
+  const known = new Map<number, { indexes: KnownIndex[]; loadedAt: number }>();
+  const loading = new Map<number, Promise<void>>();
+  const counts = new Map<string, number>();
+  const declined = new Map<string, number>();
+  const building = new Set<string>();
+  const used = new Set<number>();
+
+  async function refresh(tableId: number): Promise<KnownIndex[]> {
+    const { fields, rows } = await deps.indexes.loadIndexes(tableId);
+    const list: KnownIndex[] = [];
+    for (const row of rows) {
+      const definition = deps.indexes.definitionOf(row, fields);
+      if (definition) list.push({ id: row.id, fields: [...definition.fields], direction: definition.direction });
+    }
+    known.set(tableId, { indexes: list, loadedAt: Date.now() });
+    return list;
+  }
+
+  function cachedIndexes(tableId: number): KnownIndex[] | null {
+    const entry = known.get(tableId);
+    if (entry && Date.now() - entry.loadedAt < indexListTtlMs) return entry.indexes;
+    if (!loading.has(tableId)) {
+      loading.set(tableId, refresh(tableId).then(
+        () => void loading.delete(tableId),
+        () => void loading.delete(tableId),
+      ));
+    }
+    return entry?.indexes ?? null;
+  }
+
+  /**
+   * Builds the index a shape asks for, unless one serves it, the table is small or the budget
+   * is spent. Returns what it decided, for the log and the tests.
+   */
+  async function decide(tableId: number, shape: QueryShape, origin: 'automatic' | 'view', why: string): Promise<string> {
+    const definition = indexForShape(tableId, shape, dialect.name);
+    if (!definition) return 'nothing to index';
+    const current = await refresh(tableId);
+    if (current.some((index) => serves(index, shape))) return 'already served';
+    const rows = await indexes.readTableRowCount(db, tableId);
+    if (rows < settings.minRows) return `declined: ${rows} records, below ${settings.minRows}`;
+    const made = (await indexes.listTableIndexes(db, tableId)).filter((row) => row.origin === 'automatic' || row.origin === 'view').length;
+    if (made >= settings.budget) return `declined: the table has ${made} automatic indexes, its budget`;
+    const name = `${origin === 'view' ? 'view' : 'auto'}_${definition.fields.map((f) => f.slug).join('_')}${definition.direction ? `_${definition.direction}` : ''}`.slice(0, 63);
+    const started = Date.now();
+    const built = await deps.indexes.ensureIndex(definition, { name, origin, reason: `${why}: ${describeShape(shape)}` });
+    await refresh(tableId);
+    return built ? `built ${name} on ${describeIndexFields(definition.fields, definition.direction)} in ${Date.now() - started} ms` : `${name} exists`;
+  }
+
+  async function decideAndLog(tableId: number, shape: QueryShape, origin: 'automatic' | 'view', why: string): Promise<string> {
+    try {
+      const decision = await decide(tableId, shape, origin, why);
+      log(`automatic index, table ${tableId}, ${describeShape(shape)}: ${decision}`);
+      return decision;
+    } catch (error) {
+      log(`automatic index, table ${tableId}, ${describeShape(shape)}: failed: ${(error as Error).message}`);
+      return `failed: ${(error as Error).message}`;
+    }
+  }
+
+  const observer: QueryShapeObserver = {
+    observe(tableId, shape) {
+      if (!settings.enabled) return;
+      const current = cachedIndexes(tableId);
+      if (current === null) return;
+      for (const index of current) if (isUsedBy(index, shape)) used.add(index.id);
+      if (current.some((index) => serves(index, shape))) return;
+      const key = shapeKey(tableId, shape);
+      const declinedAt = declined.get(key);
+      if (building.has(key) || (declinedAt !== undefined && Date.now() - declinedAt < declineTtlMs)) return;
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
+      if (count < settings.threshold) return;
+      counts.delete(key);
+      building.add(key);
+      void decideAndLog(tableId, shape, 'automatic', `${count} queries`).then((decision) => {
+        building.delete(key);
+        if (!decision.startsWith('built')) declined.set(key, Date.now());
+      });
+    },
+  };
+
+  return {
+    observer,
+
+    /** A saved view's shape gets its index when the view is saved. */
+    async indexForView(tableId: number, shape: QueryShape | null): Promise<string> {
+      if (!settings.enabled || !shape) return 'off';
+      return decideAndLog(tableId, shape, 'view', 'a saved view');
+    },
+
+    /**
+     * Records which indexes served queries since the last pass, then drops the automatic and
+     * view indexes no query used for `unusedMs` (a new one counts from its creation).
+     */
+    async maintain(): Promise<string[]> {
+      const now = deps.clock.now();
+      await indexes.markIndexesUsed(db, [...used], formatDateTime(now));
+      used.clear();
+      if (!settings.enabled) return [];
+      const cutoff = formatDateTime(new Date(now.getTime() - settings.unusedMs));
+      const dropped: string[] = [];
+      for (const row of await indexes.listServiceMadeIndexes(db)) {
+        const lastUse = row.last_used_at ?? row.created_at ?? '';
+        if (lastUse >= cutoff) continue;
+        await deps.indexes.dropIndex(row.table_id, row.name);
+        known.delete(row.table_id);
+        dropped.push(`${row.table_id}:${row.name}`);
+        log(`automatic index, table ${row.table_id}: dropped ${row.name}, unused since ${lastUse}`);
+      }
+      return dropped;
+    },
+  };
+}
+
+export type AutomaticIndexes = ReturnType<typeof createAutomaticIndexes>;
