@@ -89,6 +89,17 @@ describe('access matrix of the management API', () => {
     return { ...sharedTarget(), tid: table.id };
   }
 
+  /** A table with a number field (indexable on both engines) and, with `indexed`, an index `by_amount` on it. */
+  async function freshIndexedTable(indexed: boolean): Promise<Target> {
+    const table = await createTable(ctx, world.a, world.s1.id, { name: 'Indexed', fields: [{ name: 'Name', type: 'text' }, { name: 'Amount', type: 'number' }] });
+    if (indexed) expect((await asAccount('POST', `/api/table/${table.id}/indexes/create`, { name: 'by_amount', fields: ['amount'] })).status).toBe(200);
+    return { ...sharedTarget(), tid: table.id, slug: 'by_amount' };
+  }
+
+  async function indexNames(tableId: number): Promise<string[]> {
+    return (await asAccount('GET', `/api/table/${tableId}/indexes/list`)).body.map((index: { name: string }) => index.name);
+  }
+
   async function memberIds(spaceId: number): Promise<number[]> {
     const response = await asAccount('GET', `/api/space/${spaceId}/members/list`);
     return response.body.map((m: { user_id: number }) => m.user_id);
@@ -339,6 +350,47 @@ describe('access matrix of the management API', () => {
       },
     },
     {
+      name: 'GET /api/table/<tid>/indexes/list',
+      method: 'GET',
+      path: (t) => `/api/table/${t.tid}/indexes/list`,
+      scope: 'table',
+      who: 'members',
+      fresh: () => freshIndexedTable(true),
+      checkOk(body) {
+        expect(body).toEqual([{ name: 'by_amount', fields: ['amount'], direction: null, origin: 'manual', reason: null, created_at: expect.any(String), last_used_at: null }]);
+      },
+    },
+    {
+      name: 'POST /api/table/<tid>/indexes/create',
+      method: 'POST',
+      path: (t) => `/api/table/${t.tid}/indexes/create`,
+      body: () => ({ fields: ['amount'], direction: 'desc' }),
+      scope: 'table',
+      who: 'account key or space admin',
+      fresh: () => freshIndexedTable(false),
+      checkOk(body) {
+        expect(body).toMatchObject({ name: 'idx_amount_asc', fields: ['amount'], direction: 'asc', origin: 'manual' });
+      },
+      async checkUnchanged(_caller, t) {
+        expect(await indexNames(t.tid)).toEqual([]);
+      },
+    },
+    {
+      name: 'POST /api/table/<tid>/index/<name>/delete',
+      method: 'POST',
+      path: (t) => `/api/table/${t.tid}/index/${t.slug}/delete`,
+      scope: 'table',
+      who: 'account key or space admin',
+      fresh: () => freshIndexedTable(true),
+      async checkOk(body, _caller, t) {
+        expect(body).toEqual({ name: 'by_amount', deleted: true });
+        expect(await indexNames(t.tid)).toEqual([]);
+      },
+      async checkUnchanged(_caller, t) {
+        expect(await indexNames(t.tid)).toEqual(['by_amount']);
+      },
+    },
+    {
       name: 'GET /api/auth/me',
       method: 'GET',
       path: () => '/api/auth/me',
@@ -358,9 +410,10 @@ describe('access matrix of the management API', () => {
     expectedOutcome,
     target: async (endpoint) => (endpoint.fresh ? endpoint.fresh() : sharedTarget()),
     coverage: {
-      name: 'covers every management route the app registers (OpenAPI tags spaces, members, tables, fields, auth)',
-      tags: ['spaces', 'members', 'tables', 'fields', 'auth'],
-      route: (e) => `${e.method} ${e.path({ sid: 0, tid: 0, slug: 'x' })}`.replace('/space/0/', '/space/{sid}/').replace('/table/0/', '/table/{tid}/').replace('/field/x/', '/field/{slug}/'),
+      name: 'covers every management route the app registers (OpenAPI tags spaces, members, tables, fields, indexes, auth)',
+      tags: ['spaces', 'members', 'tables', 'fields', 'indexes', 'auth'],
+      route: (e) =>
+        `${e.method} ${e.path({ sid: 0, tid: 0, slug: 'x' })}`.replace('/space/0/', '/space/{sid}/').replace('/table/0/', '/table/{tid}/').replace('/field/x/', '/field/{slug}/').replace('/index/x/', '/index/{name}/'),
       exempt: ['POST /api/auth/login', 'POST /api/auth/logout'],
     },
     hidden: {

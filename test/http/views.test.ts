@@ -111,6 +111,10 @@ describe('views: saved views, queries through them, session-only management', ()
     expect(calendar.status).toBe(200);
     const table = (await asKey('GET', `/api/table/${tableId}/get`)).body;
     expect(table.indexes).toContainEqual(expect.objectContaining({ name: 'idx_layout_due', fields: ['due'], origin: 'calendar', direction: null }));
+    const refused = await asKey('POST', `/api/table/${tableId}/index/idx_layout_due/delete`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'index_in_use', message: `Index idx_layout_due is needed by calendar view ${calendar.body.id} (Calendar)` });
+    expect((await asKey('GET', `/api/table/${tableId}/get`)).body.indexes.map((i: { name: string }) => i.name)).toContain('idx_layout_due');
   });
 
   it('is_table_default: setting it on one view clears it on the others', async () => {

@@ -44,28 +44,24 @@ export function indexForShape(tableId: number, shape: QueryShape, engine: Databa
 }
 
 /**
- * Whether an index answers a shape as well as the one the shape asks for would: its leading
- * fields are all compared by equality, and its last is the sort field (keyed for sorting, in
- * the sort's direction unless it stands alone) or, with no sort, a compared field.
+ * Whether an index is the one a shape asks for (`wanted`, from indexForShape): the same
+ * equality fields in front, in any order, the same last field and the same direction. A lone
+ * field stored as it sorts serves either direction and plain comparisons alike.
  */
-function serves(index: KnownIndex, shape: QueryShape): boolean {
-  const equal = new Set(shape.equal.map((f) => f.id));
-  const leading = index.fields.slice(0, -1);
+function isWanted(index: KnownIndex, wanted: IndexDefinition): boolean {
+  if (index.fields.length !== wanted.fields.length) return false;
   const last = index.fields[index.fields.length - 1];
-  if (!leading.every((f) => equal.has(f.id))) return false;
-  if (shape.sort) {
-    if (last.id !== shape.sort.field.id) return false;
-    // A plain column sorts as stored; a type with a sort key needs the index keyed for sorting.
-    if (index.fields.length === 1) return index.direction !== null || !getFieldType(last.type).orderKey;
-    return index.direction === shape.sort.direction;
-  }
-  return index.direction === null && (equal.has(last.id) || shape.range.some((f) => f.id === last.id));
+  if (last.id !== wanted.fields[wanted.fields.length - 1].id) return false;
+  const leading = new Set(index.fields.slice(0, -1).map((f) => f.id));
+  if (!wanted.fields.slice(0, -1).every((f) => leading.has(f.id))) return false;
+  if (index.fields.length === 1 && !getFieldType(last.type).orderKey) return true;
+  return index.direction === wanted.direction;
 }
 
 /** Whether a query with this shape reads through the index at all (for the disuse clock). */
 function isUsedBy(index: KnownIndex, shape: QueryShape): boolean {
   const first = index.fields[0].id;
-  return serves(index, shape) || shape.equal.some((f) => f.id === first) || shape.range.some((f) => f.id === first) || shape.sort?.field.id === first;
+  return shape.equal.some((f) => f.id === first) || shape.range.some((f) => f.id === first) || shape.sort?.field.id === first;
 }
 
 const shapeKey = (tableId: number, shape: QueryShape) =>
@@ -136,7 +132,7 @@ export function createAutomaticIndexes(deps: {
     const definition = indexForShape(tableId, shape, dialect.name);
     if (!definition) return 'nothing to index';
     const current = await refresh(tableId);
-    if (current.some((index) => serves(index, shape))) return 'already served';
+    if (current.some((index) => isWanted(index, definition))) return 'already served';
     const rows = await indexes.readTableRowCount(db, tableId);
     if (rows < settings.minRows) return `declined: ${rows} records, below ${settings.minRows}`;
     const made = (await indexes.listTableIndexes(db, tableId)).filter((row) => row.origin === 'automatic' || row.origin === 'view').length;
@@ -162,10 +158,11 @@ export function createAutomaticIndexes(deps: {
   const observer: QueryShapeObserver = {
     observe(tableId, shape) {
       if (!settings.enabled) return;
-      const current = cachedIndexes(tableId);
-      if (current === null) return;
+      // Until the table's list is loaded the shape still counts: decide() checks it afresh.
+      const current = cachedIndexes(tableId) ?? [];
       for (const index of current) if (isUsedBy(index, shape)) used.add(index.id);
-      if (current.some((index) => serves(index, shape))) return;
+      const wanted = indexForShape(tableId, shape, dialect.name);
+      if (wanted === null || current.some((index) => isWanted(index, wanted))) return;
       const key = shapeKey(tableId, shape);
       const declinedAt = declined.get(key);
       if (building.has(key) || (declinedAt !== undefined && Date.now() - declinedAt < declineTtlMs)) return;

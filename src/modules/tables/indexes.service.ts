@@ -197,11 +197,11 @@ export function createIndexesService(deps: {
     },
 
     /**
-     * Drops every index holding a field, inside the field deletion's transaction (SQLite refuses
+     * Drops every index holding a field (`fields`: the table's, that one included), inside the
+     * field deletion's transaction (SQLite refuses
      * to drop an indexed column; PostgreSQL would drop the index with it, leaving its metadata).
      */
-    async dropFieldIndexes(trx: Database['db'], field: Field): Promise<void> {
-      const fields = await listFields(trx, field.tableId);
+    async dropFieldIndexes(trx: Database['db'], field: Field, fields: readonly Field[]): Promise<void> {
       for (const row of await indexes.listTableIndexes(trx, field.tableId)) {
         if (!fieldIdsOf(row).includes(field.id)) continue;
         await indexes.deleteTableIndex(trx, row.id);
