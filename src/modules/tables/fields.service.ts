@@ -74,7 +74,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
         // The column still holds every value: the type records what it leaves to clean up.
         await getFieldType(field.type).onFieldDeleted?.(field, { db: trx, dialect, files: deps.files });
         await physical.dropFieldColumn(trx, field);
-        if (getFieldType(field.type).searchable) await rebuildSearchText(trx, tableId, fields.filter((f) => f.id !== field.id));
+        if (getFieldType(field.type).searchable) await rebuildSearchText(trx, dialect.name, tableId, fields.filter((f) => f.id !== field.id));
       });
       return deps.tables.describeTable(tableId);
     },
