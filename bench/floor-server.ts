@@ -1,7 +1,8 @@
 /**
  * The floor: the same SQL the service runs for each shape, answered by a bare node:http
  * handler (query + JSON.stringify; no framework, no auth, no value resolution). Writes run
- * the insert or update alone; the service's extra statements around them are its cost.
+ * the insert (with its search text, in one transaction, as the service does) or the update
+ * alone; the service's extra statements around them are its cost.
  * Comments run every statement the service runs for them: a read checks the metadata version
  * and the record, then reads the page; a create with a mention also, in one transaction,
  * lists the space's members, inserts the comment, the mentioned member's notification and
@@ -29,9 +30,10 @@ const c = config.columns;
 const allColumns = ['id', 'created_at', 'updated_at', ...Object.values(c)].join(', ');
 const pgDialect = config.engine === 'postgres';
 const p = (n: number) => (pgDialect ? `$${n}` : '?');
+// The search text lives beside the record, in `<table>_search` (records/search/).
 const searchSql = pgDialect
-  ? `_search like ${p(1)}`
-  : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)} and instr(_search, ${p(2)}) > 0 order by rowid limit 100)`;
+  ? `id in (select id from ${table}_search where text like ${p(1)} order by id limit 100)`
+  : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)} and instr(text, ${p(2)}) > 0 order by rowid limit 100)`;
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 // SQLite's index keeps no trigram positions: it narrows to the records holding every trigram, instr checks the term.
@@ -113,7 +115,8 @@ const statements = {
   countAll: `select count(*) as count from ${table}`,
   search: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${searchSql} order by id asc limit 100) order by id asc`,
   get: `select v.version as metadata_version, ${readColumns} from metadata_version as v left join ${table} as r on r.id = ${p(1)} where v.id = 1`,
-  create: `insert into ${table} (created_at, updated_at, created_by, _search, ${c.name}, ${c.amount}, ${c.stage}) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}) returning ${allColumns}`,
+  create: `insert into ${table} (created_at, updated_at, created_by, ${c.name}, ${c.amount}, ${c.stage}) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}) returning ${allColumns}`,
+  createText: `insert into ${table}_search (id, text) values (${p(1)}, ${p(2)})`,
   update: `update ${table} set ${c.amount} = ${p(1)}, updated_at = ${p(2)} where id = ${p(3)} returning ${allColumns}`,
 };
 
@@ -172,7 +175,12 @@ async function answer(shape: string, id: number): Promise<unknown> {
       return (await run(statements.get, [id]))[0];
     case 'create': {
       const t = now();
-      return (await run(statements.create, [t, t, config.userId, 'floor record', 'floor record', 12.5, config.stage]))[0];
+      // The record and its search text in one transaction, as the service writes them.
+      return transaction(async (trx) => {
+        const [row] = (await trx(statements.create, [t, t, config.userId, 'floor record', 12.5, config.stage])) as Array<{ id: number }>;
+        await trx(statements.createText, [row.id, `floor record\n${config.stage}`]);
+        return row;
+      });
     }
     case 'update':
       return (await run(statements.update, [Math.round(Math.random() * 1e6) / 100, now(), id]))[0];

@@ -44,11 +44,13 @@ export async function recordTableSignature(db: Kysely<any>, engine: 'sqlite' | '
     const settings = (await sql<{ k: string; v: unknown }>`select k, v from ${sql.table(`${name}_fts_config`)}`.execute(db)).rows;
     entries = [...objects.map((o) => `${o.type} ${o.name}: ${o.sql ?? ''}`), ...settings.map((s) => `fts config ${s.k}=${String(s.v)}`)];
   } else {
-    const columns = (await sql<{ column_name: string; data_type: string; is_nullable: string; column_default: string | null }>`select column_name, data_type, is_nullable, column_default from information_schema.columns where table_schema = current_schema() and table_name = ${name}`.execute(db)).rows;
-    const indexes = (await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename = ${name}`.execute(db)).rows;
-    const triggers = (await sql<{ tgname: string; definition: string }>`select tgname, pg_get_triggerdef(t.oid) as definition from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relname = ${name} and not t.tgisinternal`.execute(db)).rows;
+    // The record table and the search text table beside it.
+    const names = [name, `${name}_search`];
+    const columns = (await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null }>`select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns where table_schema = current_schema() and table_name in (${sql.join(names)})`.execute(db)).rows;
+    const indexes = (await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename in (${sql.join(names)})`.execute(db)).rows;
+    const triggers = (await sql<{ tgname: string; definition: string }>`select tgname, pg_get_triggerdef(t.oid) as definition from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relname in (${sql.join(names)}) and not t.tgisinternal`.execute(db)).rows;
     entries = [
-      ...columns.map((c) => `column ${c.column_name} ${c.data_type} ${c.is_nullable} ${c.column_default ?? ''}`),
+      ...columns.map((c) => `column ${c.table_name}.${c.column_name} ${c.data_type} ${c.is_nullable} ${c.column_default ?? ''}`),
       ...indexes.map((i) => `index ${i.indexdef}`),
       ...triggers.map((t) => `trigger ${t.tgname}: ${t.definition}`),
     ];

@@ -12,13 +12,15 @@ async function fillTable(ctx: TestContext, tableId: number, textFieldId: number,
   const table = sql.table(recordTableName(tableId));
   const column = sql.ref(fieldColumnName(textFieldId));
   const db = ctx.container.database.db;
+  const texts = sql.table(`${recordTableName(tableId)}_search`);
   if (testEngine === 'postgres') {
-    await sql`insert into ${table} (created_at, updated_at, ${column}, _search)
-      select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || n, 'record number ' || n from generate_series(1, ${count}) as n`.execute(db);
+    await sql`insert into ${table} (created_at, updated_at, ${column})
+      select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || n from generate_series(1, ${count}) as n`.execute(db);
   } else {
     await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
-      insert into ${table} (created_at, updated_at, ${column}, _search) select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || i, 'record number ' || i from n`.execute(db);
+      insert into ${table} (created_at, updated_at, ${column}) select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || i from n`.execute(db);
   }
+  await sql`insert into ${texts} (id, text) select id, ${column} from ${table}`.execute(db);
 }
 
 /** Sends a request on a raw socket and never reads the answer: the kernel buffers fill, then the server's writes wait. */

@@ -126,8 +126,10 @@ describe.each(['sqlite', 'postgres'] as const)('compiled query SQL on %s', (name
       expect(text).toContain('"rec_1_fts" match ?');
       expect(text).toContain('select rowid from "rec_1_fts"');
       // The index narrows to the records holding every trigram of the longer terms (it keeps
-      // no positions); instr then checks every term itself, the short ones included.
-      expect(text.match(/instr\(_search, \?\) > 0/g)).toHaveLength(4);
+      // no positions); instr then checks every term itself on the record's search text, the
+      // short ones included.
+      expect(text).toContain('exists (select 1 from "rec_1_search" as s where s.id = "rec_1"."id" and ');
+      expect(text.match(/instr\(text, \?\) > 0/g)).toHaveLength(4);
       expect(parameters).toEqual([
         '"hel" AND "ell" AND "llo" AND """qu" AND "quo" AND "uot" AND "ote" AND "ted" AND "ed""" AND "50%"',
         'hello',
@@ -136,7 +138,8 @@ describe.each(['sqlite', 'postgres'] as const)('compiled query SQL on %s', (name
         '50%',
       ]);
     } else {
-      expect(text.match(/_search like \$\d+ escape '\\'/g)).toHaveLength(4);
+      expect(text).toContain('id in (select id from "rec_1_search" where ');
+      expect(text.match(/text like \$\d+ escape '\\'/g)).toHaveLength(4);
       expect(parameters).toEqual(['%hello%', '%wo%', '%"quoted"%', '%50\\%%']);
     }
     expect(text).not.toMatch(/hello|quoted/i);
@@ -172,14 +175,21 @@ describe('search limited to the first matches', () => {
 
   it('on SQLite, checks the terms inside the FTS5 query and stops it at the first matches in rowid order', () => {
     const limited = textOf('sqlite', 150, 'abc ab');
-    expect(limited.sql).toMatch(/match \? and instr\(_search, \?\) > 0 and instr\(_search, \?\) > 0 order by rowid limit \?\)/);
+    expect(limited.sql).toMatch(/match \? and instr\(text, \?\) > 0 and instr\(text, \?\) > 0 order by rowid limit \?\)/);
     expect(limited.parameters).toEqual(['"abc"', 'abc', 'ab', 150]);
     expect(textOf('sqlite').sql).not.toMatch(/limit/);
   });
 
-  it('takes every match when no term reaches the index (all under three characters), and on PostgreSQL', () => {
-    expect(textOf('sqlite', 150, 'ab c').sql).not.toMatch(/limit|match/);
-    expect(textOf('postgres', 150).sql).not.toMatch(/limit/);
+  it('scans the search table in id order when no term reaches the index (all under three characters), and stops there too', () => {
+    const short = textOf('sqlite', 150, 'ab c');
+    expect(short.sql).not.toMatch(/match/);
+    expect(short.sql).toMatch(/id in \(select id from "rec_1_search" where instr\(text, \?\) > 0 and instr\(text, \?\) > 0 order by id limit \?\)/);
+    expect(textOf('sqlite', undefined, 'ab c').sql).not.toMatch(/limit/);
+  });
+
+  it('on PostgreSQL, takes the first matches of the search table in id order', () => {
+    expect(textOf('postgres', 150).sql).toMatch(/id in \(select id from "rec_1_search" where text like \$1 escape '\\' order by id limit \$2\)/);
+    expect(textOf('postgres').sql).not.toMatch(/limit/);
   });
 
   it('sends at most 16 trigrams of a long term to the index', () => {
@@ -204,7 +214,7 @@ describe(`search index use in the ${testEngine} plan`, () => {
     }
   });
 
-  it('a search query reads through the index (FTS5 table on SQLite, _search GIN index on PostgreSQL)', async () => {
+  it('a search query reads through the index (FTS5 table on SQLite, the search table\'s GIN index on PostgreSQL)', async () => {
     const { db, dialect } = ctx.container.database;
     const condition = compileSearch('abc', table, dialect)!;
     const matching = await sql<{ id: number }>`select id from ${sql.table(table)} where ${condition} order by id`.execute(db);
@@ -217,14 +227,14 @@ describe(`search index use in the ${testEngine} plan`, () => {
       const plans = await db.connection().execute(async (connection) => {
         await sql`set enable_seqscan = off`.execute(connection);
         try {
-          const raw = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(table)} where _search like '%abc%'`.execute(connection);
+          const raw = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(`${table}_search`)} where text like '%abc%'`.execute(connection);
           const compiled = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(table)} where ${condition}`.execute(connection);
           return [raw, compiled].map((result) => result.rows.map((row) => row['QUERY PLAN']).join('\n'));
         } finally {
           await sql`reset enable_seqscan`.execute(connection);
         }
       });
-      for (const plan of plans) expect(plan).toMatch(new RegExp(`Bitmap Index Scan on ${table}_search`));
+      for (const plan of plans) expect(plan).toMatch(new RegExp(`Bitmap Index Scan on ${table}_search_text`));
     }
   });
 });

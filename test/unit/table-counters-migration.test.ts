@@ -32,6 +32,8 @@ describe(`table counters migration (${testEngine})`, () => {
   let nameColumn: string;
   /** Each table's name column, by table id. */
   const nameColumns = new Map<number, string>();
+  /** From 0011 on, the search text lives in `rec_<id>_search`, no longer in the `_search` column. */
+  let textBeside = false;
 
   const recordTable = (tableId: number) => sql.table(`rec_${tableId}`);
 
@@ -141,10 +143,39 @@ describe(`table counters migration (${testEngine})`, () => {
   }
 
   async function insertRecords(tableId: number, names: string[]) {
-    await db
-      .insertInto(`rec_${tableId}`)
-      .values(names.map((name) => ({ created_at: stamp, updated_at: stamp, created_by: null, _search: name.toLowerCase(), [nameColumns.get(tableId)!]: name })))
-      .execute();
+    const column = nameColumns.get(tableId)!;
+    const values = names.map((name) => ({ created_at: stamp, updated_at: stamp, created_by: null, [column]: name, ...(textBeside ? {} : { _search: name.toLowerCase() }) }));
+    const inserted = await db.insertInto(`rec_${tableId}`).values(values).returning(['id', column]).execute();
+    if (textBeside) await db.insertInto(`rec_${tableId}_search`).values(inserted.map((row) => ({ id: row.id, text: String(row[column]).toLowerCase() }))).execute();
+  }
+
+  /** Search terms of every length, some matching nothing. */
+  const probeTerms = ['gamma', 'lambd', 'a', 'ta', 'et', 'pp', 'kappa lambda', 'zz', 'alpha'];
+
+  /** The ids each probe term finds, asked as a release before 0011 asked (`_search` in the row). */
+  async function searchAsReleased(tableId: number): Promise<number[][]> {
+    const answers: number[][] = [];
+    for (const probe of probeTerms) {
+      const terms = probe.split(' ');
+      const holds = sql.join(
+        terms.map((term) => (testEngine === 'sqlite' ? sql`instr(_search, ${term}) > 0` : sql`_search like ${`%${term}%`}`)),
+        sql` and `,
+      );
+      const { rows } = await sql<{ id: number }>`select id from ${recordTable(tableId)} where ${holds} order by id`.execute(db);
+      answers.push(rows.map((row) => Number(row.id)));
+    }
+    return answers;
+  }
+
+  /** The same through today's search condition, whole and stopped at the first matches. */
+  async function searchNow(tableId: number, firstMatches?: number): Promise<number[][]> {
+    const search = recordSearchOf(testEngine);
+    const answers: number[][] = [];
+    for (const probe of probeTerms) {
+      const { rows } = await sql<{ id: number }>`select id from ${recordTable(tableId)} where ${search.condition(`rec_${tableId}`, probe.split(' '), firstMatches)} order by id`.execute(db);
+      answers.push(rows.map((row) => Number(row.id)));
+    }
+    return answers;
   }
 
   beforeAll(async () => {
@@ -197,7 +228,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0010, with a table made at 0005 in between', async () => {
+  it('migrating one step at a time applies 0003 to 0011, with a table made at 0005 in between; search answers the same after 0011', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -219,7 +250,17 @@ describe(`table counters migration (${testEngine})`, () => {
       { name: 'by_hand', origin: 'manual', direction: null },
       { name: 'idx_layout_due', origin: 'calendar', direction: null },
     ]);
+    const before = new Map<number, number[][]>();
+    for (const tableId of [fullId, emptyId, countedId]) before.set(tableId, await searchAsReleased(tableId));
+    expect(before.get(fullId)!.flat().length).toBeGreaterThan(3);
+    expect(before.get(countedId)!.flat().length).toBeGreaterThan(2);
+    await migrateOneStep('0011-search-text-beside-records');
+    textBeside = true;
     expect(await migrateToLatest(opened)).toEqual([]);
+    for (const tableId of [fullId, emptyId, countedId]) {
+      expect(await searchNow(tableId)).toEqual(before.get(tableId));
+      expect(await searchNow(tableId, 1)).toEqual(before.get(tableId)!.map((ids) => ids.slice(0, 1)));
+    }
   });
 
   it('the database migrated step by step from 0001 has exactly the system schema of a fresh one', async () => {
@@ -287,7 +328,7 @@ describe(`table counters migration (${testEngine})`, () => {
 
   it('an update keeps row_count and moves change_count up', async () => {
     const before = await counters(fullId);
-    await db.updateTable(`rec_${fullId}`).set({ [nameColumn]: 'Beta 2', _search: 'beta 2' }).where(nameColumn, '=', 'Beta').execute();
+    await db.updateTable(`rec_${fullId}`).set({ [nameColumn]: 'Beta 2' }).where(nameColumn, '=', 'Beta').execute();
     const after = await counters(fullId);
     expect(after.rows).toBe(before.rows);
     expect(after.changes).toBeGreaterThan(before.changes);
@@ -304,16 +345,20 @@ describe(`table counters migration (${testEngine})`, () => {
     expect((await counters(fullId)).rows).toBe(await realCount(fullId));
   });
 
-  it('the search index of every old table is remade by 0006 without positions (SQLite), merging at 8, and still finds its rows', async () => {
-    if (testEngine === 'sqlite') {
-      for (const tableId of [fullId, emptyId, countedId]) {
+  it('every old table keeps its search text beside it after 0011 (SQLite: indexed without positions, merging at 8), without the _search column, and still finds its rows', async () => {
+    for (const tableId of [fullId, emptyId, countedId]) {
+      const { rows: columns } =
+        testEngine === 'sqlite'
+          ? await sql<{ name: string }>`select name from pragma_table_info(${`rec_${tableId}`})`.execute(db)
+          : await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${`rec_${tableId}`}`.execute(db);
+      expect(columns.map((c) => c.name)).not.toContain('_search');
+      if (testEngine === 'sqlite') {
         expect(await automerge(tableId)).toBe(8);
         const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = ${`rec_${tableId}_fts`}`.execute(db);
         expect(rows[0].sql).toMatch(/detail=none/);
-      }
-    } else {
-      for (const tableId of [fullId, countedId]) {
-        const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${`rec_${tableId}`} and indexname = ${`rec_${tableId}_search`}`.execute(db);
+        expect(rows[0].sql).toContain(`content='rec_${tableId}_search'`);
+      } else {
+        const { rows } = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${`rec_${tableId}_search`} and indexname = ${`rec_${tableId}_search_text`}`.execute(db);
         expect(rows).toHaveLength(1);
       }
     }

@@ -10,6 +10,7 @@ import { storedFilesMigration } from './0007-stored-files.js';
 import { viewsMigration } from './0008-views.js';
 import { commentsMigration } from './0009-comments.js';
 import { indexOriginsMigration } from './0010-index-origins.js';
+import { searchTextBesideRecordsMigration } from './0011-search-text-beside-records.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -29,6 +30,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0008-views': viewsMigration(dialect),
         '0009-comments': commentsMigration(dialect),
         '0010-index-origins': indexOriginsMigration(),
+        '0011-search-text-beside-records': searchTextBesideRecordsMigration(dialect),
       };
     },
   };

@@ -87,8 +87,14 @@ export async function insertRecord(db: Db, tableId: number, values: Record<strin
   return Number(row.id);
 }
 
-export async function insertRecords(db: Db, tableId: number, rows: readonly Record<string, unknown>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto(recordTableName(tableId)).values(rows as Record<string, unknown>[]).execute();
+/**
+ * Answers the new ids in the order of `rows`: one statement takes its ids from the sequence
+ * in the order it inserts its rows, so sorted they line up with them.
+ */
+export async function insertRecords(db: Db, tableId: number, rows: readonly Record<string, unknown>[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db.insertInto(recordTableName(tableId)).values(rows as Record<string, unknown>[]).returning('id').execute();
+  return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
 }
 
 /** Whether the record existed (and so was updated). */
@@ -178,7 +184,8 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
     );
   const stretch = (options.offset + options.limit) * stretchFactor;
   if (options.sortIndex && options.where && stretch <= maxStretch) {
-    const rows = await page(sql`(select * from ${table} indexed by ${sql.id(options.sortIndex)} order by ${order} limit ${stretch})`).catch((error: unknown) => {
+    // Named as the table: a search condition looks up the record's text by `<table>.id`.
+    const rows = await page(sql`(select * from ${table} indexed by ${sql.id(options.sortIndex)} order by ${order} limit ${stretch}) as ${table}`).catch((error: unknown) => {
       if (isMissingSqliteIndex(error)) return [];
       throw error;
     });

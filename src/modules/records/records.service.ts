@@ -26,6 +26,7 @@ import { createCountCache } from './count-cache.js';
 import { assertResponseFits, maxResponseMegabytes } from './response-size.js';
 import { assertCanEditField, assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
 import * as records from './records.repository.js';
+import { recordSearchOf } from './search/index.js';
 import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type Cleanups, type RecordsDeletedListener } from './record-lifecycle.js';
 export type { RecordsDeletedListener } from './record-lifecycle.js';
 
@@ -62,6 +63,7 @@ export function createRecordsService(deps: {
   queryShapes?: QueryShapeObserver;
 }) {
   const { db, dialect } = deps.database;
+  const search = recordSearchOf(dialect.name);
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
   const countCache = createCountCache();
@@ -263,14 +265,17 @@ export function createRecordsService(deps: {
         let id: number;
         try {
           await confirmCurrentMetadata(attempt);
-          // One statement: the row, its search entry and the table's counters (triggers) together.
-          id = await records.insertRecord(db, tableId, {
-            ...toColumns(values, dialect),
-            created_at: timestamp,
-            updated_at: timestamp,
-            created_by: attempt.actor.userId,
-            _search: buildSearchText(values),
-          });
+          const columns = { ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: attempt.actor.userId };
+          const text = buildSearchText(values);
+          // The row and the table's counters (triggers) in one statement; with its search text, in one transaction.
+          id =
+            text === null
+              ? await records.insertRecord(db, tableId, columns)
+              : await db.transaction().execute(async (trx) => {
+                  const inserted = await records.insertRecord(trx, tableId, columns);
+                  await search.writeText(trx, recordTableName(tableId), [{ id: inserted, text }]);
+                  return inserted;
+                });
         } catch (error) {
           if (cleanups) await runCleanups(cleanups);
           throw error;
@@ -294,14 +299,19 @@ export function createRecordsService(deps: {
       const hooks = hooksOf(table.fields);
       const batchSize = Math.max(1, Math.floor(30_000 / (table.fields.length + 5)));
       let batch: Record<string, unknown>[] = [];
+      let texts: Array<string | null> = [];
       // The batch's prepare cleanups, and its values for afterCommit (only for fields with those hooks).
       let cleanups: Cleanups = [];
       let written: Map<Field, unknown>[] = [];
       let inserted = 0;
       const flush = async () => {
-        await records.insertRecords(db, tableId, batch);
+        await db.transaction().execute(async (trx) => {
+          const ids = await records.insertRecords(trx, tableId, batch);
+          await search.writeText(trx, recordTableName(tableId), ids.map((id, i) => ({ id, text: texts[i] })));
+        });
         inserted += batch.length;
         batch = [];
+        texts = [];
         cleanups = [];
         const committed = written;
         written = [];
@@ -314,7 +324,8 @@ export function createRecordsService(deps: {
           if (hooks.prepare.length > 0) cleanups.push(...(await prepareValuesIo(values, hooks.prepare, contexts.write)));
           if (hooks.afterCommit.length > 0) written.push(values);
           const timestamp = now();
-          batch.push({ ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: actor.userId, _search: buildSearchText(values) });
+          batch.push({ ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: actor.userId });
+          texts.push(buildSearchText(values));
           if (batch.length >= batchSize) await flush();
         }
         if (batch.length > 0) await flush();
@@ -362,12 +373,12 @@ export function createRecordsService(deps: {
               const [row] = await records.findRecordRows(trx, tableId, [recordId], read.map((f) => fieldColumnName(f.id)));
               if (!row) throw recordNotFound();
               for (const f of replacing) previous.set(f, fromColumnValue(f, row[fieldColumnName(f.id)]));
+              await records.updateRecord(trx, tableId, recordId, columns);
               if (searchChanged) {
                 const merged = new Map(searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
                 for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
-                columns._search = buildSearchText(merged);
+                await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text: buildSearchText(merged) }]);
               }
-              await records.updateRecord(trx, tableId, recordId, columns);
             });
           }
         } catch (error) {

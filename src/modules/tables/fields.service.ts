@@ -76,7 +76,7 @@ export function createFieldsService(deps: { database: Database; clock: Clock; ta
         await getFieldType(field.type).onFieldDeleted?.(field, { db: trx, dialect, files: deps.files });
         await deps.indexes.dropFieldIndexes(trx, field, fields);
         await physical.dropFieldColumn(trx, field);
-        if (getFieldType(field.type).searchable) await rebuildSearchText(trx, tableId, fields.filter((f) => f.id !== field.id));
+        if (getFieldType(field.type).searchable) await rebuildSearchText(trx, dialect.name, tableId, fields.filter((f) => f.id !== field.id));
       });
       return deps.tables.describeTable(tableId);
     },

@@ -19,9 +19,8 @@ export async function createRecordTable(db: Kysely<any>, dialect: Dialect, table
     .addIdColumn(db.schema.createTable(recordTableName(tableId)))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'integer')
-    // Lower-cased text of the searchable fields, maintained by the record writer.
-    .addColumn('_search', 'text');
+    // The search text lives beside the record (records/search/record-search.ts).
+    .addColumn('created_by', 'integer');
   for (const field of fields) builder = builder.addColumn(fieldColumnName(field.id), columnType(dialect, field));
   await builder.execute();
   await createSearchIndexAndCounters(db, dialect.name, tableId);

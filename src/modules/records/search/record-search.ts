@@ -1,15 +1,30 @@
 import type { Kysely, RawBuilder } from 'kysely';
 
+/** A record's search text: the lower-cased text of its searchable fields (buildSearchText), null for none. */
+export interface SearchText {
+  id: number;
+  text: string | null;
+}
+
 /**
- * Substring search index over a record table's `_search` column (lower-cased text of its
- * searchable fields): an FTS5 trigram table kept in step by triggers on SQLite, a pg_trgm GIN
- * index on PostgreSQL.
+ * Substring search over a record table. The search text lives beside the record table, not in
+ * it, in `rec_<id>_search (id, text)`: one row per record that has any (see decisions.md,
+ * "Search text beside the record"). SQLite indexes it with an FTS5 trigram table, PostgreSQL
+ * with a pg_trgm GIN index. Deleting a record deletes its text (a trigger on the record table).
  */
 export interface RecordSearch {
+  /** The search table, its index and the trigger that deletes with the record, for a new record table. */
   createIndex(db: Kysely<any>, table: string): Promise<void>;
+  /** Before the record table itself is dropped. */
   dropIndex(db: Kysely<any>, table: string): Promise<void>;
   /**
-   * Every lower-cased term is a substring of `_search`; uses the index where the engine can.
+   * Sets the search text of these records (null removes it), in the caller's transaction: the
+   * record write and its text commit together.
+   */
+  writeText(db: Kysely<any>, table: string, rows: readonly SearchText[]): Promise<void>;
+  /**
+   * Every lower-cased term is a substring of the record's search text; uses the index where the
+   * engine can. The statement's record table must be visible under its own name `table`.
    * `firstMatches`: the caller keeps only that many matches in id order (the search is a page's
    * only condition and the page is ordered by id), so the index may stop there.
    */
