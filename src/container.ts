@@ -38,7 +38,7 @@ function loadSecret(config: Config): string {
 }
 
 /** The composition root: the database, then every service as a plain object. */
-export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (message: string) => void } = {}) {
+export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void } = {}) {
   const clock = options.clock ?? systemClock;
   const database: Database = openDatabase(config);
   if (options.migrate !== false) await migrateToLatest(database);

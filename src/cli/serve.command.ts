@@ -11,6 +11,9 @@ const usage = 'usage: tabula serve [--port 8080] [--host 127.0.0.1] [--data ./da
 /** The first scheduled sweep runs this long after start (or after one interval, if shorter). */
 const firstSweepDelayMs = 10_000;
 
+/** How often a process records its indexes' use and drops automatic indexes long unused. */
+const indexMaintenanceIntervalMs = 10 * 60_000;
+
 /** First run on an empty database: an owner `admin@localhost` and an account key, shown once. */
 async function bootstrapFirstAccount(container: Container): Promise<void> {
   if ((await container.services.accounts.listAccountIds()).length > 0) return;
@@ -44,11 +47,20 @@ export async function runServe(args: string[]): Promise<void> {
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
   // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
   const [{ createContainer }, { buildApp }, { startReclaimSchedule }] = await Promise.all([import('../container.js'), import('../app.js'), import('../modules/files/reclaim.service.js')]);
-  const container = await createContainer(config);
+  // The services log through the app's logger once it exists (automatic index decisions).
+  let log: (level: 'info' | 'warn', message: string) => void = () => undefined;
+  const container = await createContainer(config, { log: (level, message) => log(level, message) });
   await bootstrapFirstAccount(container);
   const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
+  log = (level, message) => app.log[level](message);
   let reclaim: ReclaimSchedule | undefined;
+  // Records which indexes served queries and drops automatic ones long unused.
+  const indexMaintenance = setInterval(() => {
+    container.services.automaticIndexes.maintain().catch((error: unknown) => app.log.error({ err: error }, 'index maintenance failed'));
+  }, indexMaintenanceIntervalMs);
+  indexMaintenance.unref();
   const shutdown = async () => {
+    clearInterval(indexMaintenance);
     // A sweep in progress stops after the file in hand; what it had claimed waits for the next sweep.
     await reclaim?.stop();
     await app.close();

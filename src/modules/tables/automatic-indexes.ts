@@ -89,7 +89,8 @@ export function createAutomaticIndexes(deps: {
   clock: Clock;
   indexes: IndexesService;
   settings: AutomaticIndexSettings;
-  log?: (message: string) => void;
+  /** Builds and drops go out at `warn` (the service changed a schema), other decisions at `info`. */
+  log?: (level: 'info' | 'warn', message: string) => void;
 }) {
   const { db, dialect } = deps.database;
   const { settings } = deps;
@@ -147,10 +148,10 @@ export function createAutomaticIndexes(deps: {
   async function decideAndLog(tableId: number, shape: QueryShape, origin: 'automatic' | 'view', why: string): Promise<string> {
     try {
       const decision = await decide(tableId, shape, origin, why);
-      log(`automatic index, table ${tableId}, ${describeShape(shape)}: ${decision}`);
+      log(decision.startsWith('built') ? 'warn' : 'info', `automatic index, table ${tableId}, ${describeShape(shape)}: ${decision}`);
       return decision;
     } catch (error) {
-      log(`automatic index, table ${tableId}, ${describeShape(shape)}: failed: ${(error as Error).message}`);
+      log('warn', `automatic index, table ${tableId}, ${describeShape(shape)}: failed: ${(error as Error).message}`);
       return `failed: ${(error as Error).message}`;
     }
   }
@@ -204,7 +205,7 @@ export function createAutomaticIndexes(deps: {
         await deps.indexes.dropIndex(row.table_id, row.name);
         known.delete(row.table_id);
         dropped.push(`${row.table_id}:${row.name}`);
-        log(`automatic index, table ${row.table_id}: dropped ${row.name}, unused since ${lastUse}`);
+        log('warn', `automatic index, table ${row.table_id}: dropped ${row.name}, unused since ${lastUse}`);
       }
       return dropped;
     },
