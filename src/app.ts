@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import swagger from '@fastify/swagger';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.js';
 import { registerAuth } from './http/auth.plugin.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
 import { registerUnreadBodyDiscard } from './http/request-body.js';
 import { ErrorBody } from './http/schemas.js';
@@ -55,19 +55,11 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
     done(null, payload);
   });
   app.addSchema(ErrorBody);
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Tabula', version: '1', description: 'Records in user-defined tables behind an HTTP JSON API' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
+  await registerOpenApi(app);
   registerAuth(app, container.services);
   await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
 
-  const publicRoute = { config: { auth: 'public' as const } };
-  app.get('/healthz', { ...publicRoute, schema: { hide: true, response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));
-  app.get('/api/openapi.json', { ...publicRoute, schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { config: { auth: 'public' }, schema: { tags: ['discovery'], response: { 200: Type.Object({ ok: Type.Literal(true) }) } } }, async () => ({ ok: true as const }));
 
   await app.register(authRoutes(container.services));
   await app.register(spacesRoutes(container.services));

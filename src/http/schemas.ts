@@ -19,3 +19,17 @@ export const Deleted = Type.Object({ id: Type.Integer(), deleted: Type.Literal(t
 
 /** Dynamic objects (field settings, storage, record data) pass through serialisation untouched. */
 export const AnyObject = Type.Object({}, { additionalProperties: true });
+
+/** The keyword under which a schema carries what the OpenAPI document shows in its place (http/openapi.ts). */
+export const documentedKeyword = 'x-documented';
+
+/**
+ * A schema Fastify applies as `checked` (validation or serialisation unchanged) while the OpenAPI
+ * document shows `documented`. For bodies the service checks itself, so that a bad value gets
+ * the specification's own message rather than the validator's: `documented` is the strict shape
+ * the service accepts; the handler's static type stays `checked`'s, since that is all Fastify
+ * guarantees.
+ */
+export function documentedAs<T extends TSchema>(checked: T, documented: TSchema): T {
+  return { ...checked, [documentedKeyword]: documented };
+}

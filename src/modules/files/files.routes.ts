@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { actorOf } from '../../http/auth.plugin.js';
@@ -12,7 +12,7 @@ import { RecordParams } from '../records/records.schemas.js';
 import { refuseWithoutWriteAccess } from '../records/write-access-hook.js';
 import { base64FileBodyLimit, maxFileBytes } from './file-bytes.js';
 import { base64FileJson, contentDisposition, etagOf, matchesAny, parseRange } from './file-responses.js';
-import { DownloadQuery, FieldFiles, FileContent, FileCreateBody, FileRefBody, UploadQuery } from './files.schemas.js';
+import { DownloadQuery, DownloadResponses, FieldFiles, FileContent, FileCreateBody, FileRefBody, UploadBody, UploadQuery } from './files.schemas.js';
 
 const createPath = '/api/table/:tid/record/:rid/files/create';
 const uploadPath = '/api/table/:tid/record/:rid/files/upload';
@@ -49,14 +49,14 @@ export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
       const answer = base64FileJson(file.attachment, file.size, await file.open());
       return reply.type('application/json').header('content-length', answer.length).send(answer.body);
     });
-    app.post(uploadPath, { config, preParsing: checkWriteAccess, schema: { tags, params: RecordParams, querystring: UploadQuery, response: responses(FieldFiles) } }, (request) => {
+    app.post(uploadPath, { config, preParsing: checkWriteAccess, schema: { tags, params: RecordParams, querystring: UploadQuery, body: UploadBody, consumes: ['application/octet-stream'], response: responses(FieldFiles) } }, (request) => {
       // `application/octet-stream` (or no type) says nothing of the bytes: they are sniffed, as when files/create has no type.
       const declared = request.headers['content-type'];
       const type = request.query.type ?? (declared === undefined || /^application\/octet-stream\s*(;|$)/i.test(declared) ? null : declared);
       const body = (request.body as Readable | undefined) ?? Readable.from([]);
       return files.uploadFile(actorOf(request), request.params.tid, request.params.rid, request.query, type, body);
     });
-    app.get('/api/table/:tid/record/:rid/files/download', { config, schema: { tags, params: RecordParams, querystring: DownloadQuery } }, async (request, reply) => {
+    app.get('/api/table/:tid/record/:rid/files/download', { config, schema: { tags, params: RecordParams, querystring: DownloadQuery, response: { ...responses(Type.Unknown()), ...DownloadResponses } } }, async (request, reply) => {
       const file = await files.openFile(actorOf(request), request.params.tid, request.params.rid, request.query);
       const etag = etagOf(file.attachment.path);
       if (matchesAny(request.headers['if-none-match'], etag)) return setDownloadHeaders(reply, file.attachment.type, file.attachment.name, etag).code(304).send();

@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { AnyObject, Id } from '../../http/schemas.js';
+import { AnyObject, documentedAs, Id } from '../../http/schemas.js';
+import { OPERATOR_SPELLINGS } from '../fields/operators.js';
 
 export const RecordParams = Type.Object({ tid: Id, rid: Id });
 export const TableParams = Type.Object({ tid: Id });
@@ -12,23 +13,64 @@ export const RecordObject = Type.Object({
   data: AnyObject,
 });
 
-/** Bodies are checked by the records service, which names the exact problem (`Invalid field: x`, `Invalid parameters: limit`). */
-export const RecordWriteBody = Type.Object({ data: Type.Optional(AnyObject) }, { additionalProperties: true });
-export const QueryBody = Type.Object(
+/**
+ * Bodies are checked by the records service, which names the exact problem (`Invalid field: x`,
+ * `Invalid parameters: limit`): Fastify checks only the loose shape, the document shows the strict one.
+ */
+const RecordData = Type.Object({}, { additionalProperties: true, description: 'Values by field slug, each in the write format of its field type (docs/api.md)' });
+export const RecordWriteBody = documentedAs(
+  Type.Object({ data: Type.Optional(AnyObject) }, { additionalProperties: true }),
+  Type.Object({ data: RecordData }, { additionalProperties: false, description: 'data is optional on create (an empty record), required on update' }),
+);
+
+const Operator = Type.Unsafe<string>({ type: 'string', enum: [...OPERATOR_SPELLINGS] });
+/** One filter object of `filters` (records queries and saved views). */
+export const Filter = Type.Object(
   {
-    fields: Type.Optional(Type.Array(Type.String())),
-    where: Type.Optional(AnyObject),
-    filters: Type.Optional(Type.Array(AnyObject)),
-    order_by: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    order_dir: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    limit: Type.Optional(Type.Unknown()),
-    offset: Type.Optional(Type.Unknown()),
-    view_id: Type.Optional(Type.Unknown()),
-    append_filters: Type.Optional(Type.Unknown()),
-    search: Type.Optional(Type.Unknown()),
+    column: Type.Optional(Type.String({ minLength: 1, description: 'field slug (or use field)' })),
+    field: Type.Optional(Type.String({ minLength: 1, description: 'field slug (or use column)' })),
+    compare: Operator,
+    value: Type.Optional(Type.Unknown({ description: 'required unless the operator is an empty test' })),
+    connector: Type.Optional(Type.Union([Type.Literal('AND'), Type.Literal('OR'), Type.Literal('and'), Type.Literal('or')])),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
+);
+const DocumentedQueryBody = Type.Object(
+  {
+    fields: Type.Optional(Type.Array(Type.String(), { description: 'narrow data to these slugs' })),
+    where: Type.Optional(Type.Object({}, { additionalProperties: true, description: '{slug: value} (equality) or {slug: [operator, value]}, AND-ed' })),
+    filters: Type.Optional(Type.Array(Filter, { description: 'AND binds tighter than OR' })),
+    order_by: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    order_dir: Type.Optional(Type.Union([Type.Literal('A'), Type.Literal('D'), Type.Null()])),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'records/query only' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'records/query only' })),
+    view_id: Type.Optional(Type.Integer({ minimum: 0, description: 'query through a saved view: its filters and order' })),
+    append_filters: Type.Optional(Type.Boolean({ description: "with view_id: AND these filters to the view's instead of replacing them" })),
+    search: Type.Optional(Type.String({ description: 'every whitespace-separated term must appear in some text-like field' })),
+  },
+  { additionalProperties: false },
+);
+export const QueryBody = documentedAs(
+  Type.Object(
+    {
+      fields: Type.Optional(Type.Array(Type.String())),
+      where: Type.Optional(AnyObject),
+      filters: Type.Optional(Type.Array(AnyObject)),
+      order_by: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      order_dir: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      limit: Type.Optional(Type.Unknown()),
+      offset: Type.Optional(Type.Unknown()),
+      view_id: Type.Optional(Type.Unknown()),
+      append_filters: Type.Optional(Type.Unknown()),
+      search: Type.Optional(Type.Unknown()),
+    },
+    { additionalProperties: true },
+  ),
+  DocumentedQueryBody,
 );
 export const CountResult = Type.Object({ count: Type.Integer(), total: Type.Integer(), total_approx: Type.Boolean(), restricted: Type.Boolean() });
-export const DeleteBatchBody = Type.Object({ record_ids: Type.Array(Type.Integer()) }, { additionalProperties: true });
+export const DeleteBatchBody = documentedAs(
+  Type.Object({ record_ids: Type.Array(Type.Integer()) }, { additionalProperties: true }),
+  Type.Object({ record_ids: Type.Array(Id, { maxItems: 1000 }) }),
+);
 export const DeleteBatchResult = Type.Object({ deleted: Type.Array(Type.Integer()), not_found: Type.Array(Type.Integer()) });

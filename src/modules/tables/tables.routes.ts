@@ -3,7 +3,7 @@ import { actorOf } from '../../http/auth.plugin.js';
 import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { SpaceParams } from '../spaces/spaces.schemas.js';
-import { FieldDefinition, FieldParams, IndexCreateBody, IndexDeleted, IndexObject, IndexParams, Table, TableCreateBody, TableParams, TableSummary, TableUpdateBody } from './tables.schemas.js';
+import { FieldChanges, FieldDefinition, FieldParams, IndexCreateBody, IndexDeleted, IndexObject, IndexParams, Table, TableCreateBody, TableParams, TableSummary, TableUpdateBody } from './tables.schemas.js';
 
 export function tablesRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { tables, fields, indexes } = services;
@@ -36,7 +36,7 @@ export function tablesRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post('/api/table/:tid/fields/create', { schema: { tags: fieldTags, params: TableParams, body: FieldDefinition, response: responses(Table) } }, (request) =>
       fields.createField(actorOf(request), request.params.tid, request.body),
     );
-    app.post('/api/table/:tid/field/:slug/update', { schema: { tags: fieldTags, params: FieldParams, body: FieldDefinition, response: responses(Table) } }, (request) =>
+    app.post('/api/table/:tid/field/:slug/update', { schema: { tags: fieldTags, params: FieldParams, body: FieldChanges, response: responses(Table) } }, (request) =>
       fields.updateField(actorOf(request), request.params.tid, request.params.slug, request.body),
     );
     app.post('/api/table/:tid/field/:slug/delete', { schema: { tags: fieldTags, params: FieldParams, response: responses(Table) } }, (request) =>

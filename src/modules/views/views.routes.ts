@@ -3,7 +3,7 @@ import { actorOf } from '../../http/auth.plugin.js';
 import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { TableParams } from '../records/records.schemas.js';
-import { View, ViewBody, ViewParams } from './views.schemas.js';
+import { View, ViewBody, ViewChanges, ViewParams } from './views.schemas.js';
 
 export function viewsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { views } = services;
@@ -16,7 +16,7 @@ export function viewsRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post('/api/table/:tid/views/create', { schema: { tags, params: TableParams, body: ViewBody, response: responses(View) } }, (request) =>
       views.createView(actorOf(request), request.params.tid, request.body),
     );
-    app.post('/api/table/:tid/view/:vid/update', { schema: { tags, params: ViewParams, body: ViewBody, response: responses(View) } }, (request) =>
+    app.post('/api/table/:tid/view/:vid/update', { schema: { tags, params: ViewParams, body: ViewChanges, response: responses(View) } }, (request) =>
       views.updateView(actorOf(request), request.params.tid, request.params.vid, request.body),
     );
     app.post('/api/table/:tid/view/:vid/delete', { schema: { tags, params: ViewParams, response: responses(Deleted) } }, (request) =>
