@@ -4,6 +4,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.js';
 import { registerAuth } from './http/auth.plugin.js';
+import { registerCors } from './http/cors.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
@@ -62,6 +63,8 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
       security: [{ bearer: [] }],
     },
   });
+  // Before authentication: its preflight route and hook must not be asked for a key.
+  await registerCors(app, container.config.corsOrigins);
   registerAuth(app, container.services);
   await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
 

@@ -37,6 +37,11 @@ export interface Config {
   readonly trustProxy: readonly string[];
   /** Largest record response (get, a page of query), in estimated characters of JSON. */
   readonly maxResponseSize: number;
+  /**
+   * `TABULA_CORS_ORIGINS`: the exact origins (`https://app.example.com`) whose browser pages may
+   * call the API across origins; empty (the default) turns CORS off.
+   */
+  readonly corsOrigins: readonly string[];
 }
 
 export interface ConfigFlags {
@@ -67,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
     trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),
     maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,
+    corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
   });
 }
 
@@ -114,6 +120,26 @@ function parseFetchAllowHosts(raw: string): readonly AllowedHost[] {
   } catch (error) {
     throw new Error(`${(error as Error).message} (expected comma-separated host, host:port or [IPv6]:port entries, without a scheme or a path)`);
   }
+}
+
+/**
+ * Exact origins only: no `*`, no patterns, no paths. A wildcard would let any site read what a
+ * logged-in user's browser can, and a typo such as a trailing slash would match nothing silently.
+ */
+function parseCorsOrigins(raw: string): readonly string[] {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      // not a URL: refused below
+    }
+    if (origin !== entry || !/^https?:\/\//.test(entry)) {
+      throw new Error(`TABULA_CORS_ORIGINS must list exact origins such as https://app.example.com (scheme, host and port only; no *, path or trailing slash), got "${entry}"`);
+    }
+  }
+  return Object.freeze(entries);
 }
 
 function parseMaxResponseMegabytes(raw: string): number {

@@ -51,6 +51,9 @@ const catalogue = {
   fileNotFound: { code: 'file_not_found', status: 404 },
   notificationNotFound: { code: 'notification_not_found', status: 404 },
 
+  // 405 Method Not Allowed: a known path asked with a method it does not take (answered with Allow)
+  methodNotAllowed: { code: 'method_not_allowed', status: 405 },
+
   // 409 Conflict
   conflict: { code: 'conflict', status: 409 },
   emailTaken: { code: 'email_taken', status: 409 },
