@@ -9,6 +9,7 @@ import { searchIndexWithoutPositionsMigration } from './0006-search-index-withou
 import { storedFilesMigration } from './0007-stored-files.js';
 import { viewsMigration } from './0008-views.js';
 import { commentsMigration } from './0009-comments.js';
+import { keyExpiryAndLastUseMigration } from './0012-key-expiry-and-last-use.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -27,6 +28,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0007-stored-files': storedFilesMigration(),
         '0008-views': viewsMigration(dialect),
         '0009-comments': commentsMigration(dialect),
+        '0012-key-expiry-and-last-use': keyExpiryAndLastUseMigration(),
       };
     },
   };
