@@ -58,7 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     host: flags.host ?? (env.HOST || '127.0.0.1'),
     port: parsePort(flags.port ?? (env.PORT || 8080)),
     dataDir,
-    databaseUrl: env.DATABASE_URL || null,
+    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     storageUrl,
     filesHost: env.TABULA_FILES_HOST || defaultFilesHost(storageUrl),
     secret: env.TABULA_SECRET || null,
@@ -74,6 +74,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,
     corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
   });
+}
+
+/**
+ * PostgreSQL is the only server database: any other scheme (`mysql://`, `sqlite:…`, a file path)
+ * would otherwise reach the PostgreSQL driver and fail obscurely, or not at all. Only the scheme is
+ * echoed: the rest of the URL may hold a password.
+ */
+function parseDatabaseUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (/^postgres(ql)?:\/\//i.test(raw)) return raw;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1];
+  const got = scheme ? `a ${scheme}: URL` : 'something that is not a URL';
+  throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got ${got}; leave it unset to use SQLite in the data directory`);
 }
 
 function parsePort(raw: string | number): number {
