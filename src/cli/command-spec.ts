@@ -148,7 +148,7 @@ export function defineGroup(name: string, description: string, subcommands: read
     }
     const subcommand = subcommands.find((sub) => sub.spec.name === `${name} ${first}`);
     if (!subcommand) {
-      const problem = first === undefined ? `${name} needs a command` : first.startsWith('-') ? `${name} needs a command before ${first}` : `unknown command "${name} ${first}"`;
+      const problem = first === undefined || first.startsWith('-') ? `${name} needs a command` : `unknown command "${name} ${first}"`;
       throw new UsageError(`${problem}\n${synopsis}\n(run \`tabula ${name} --help\` for more)`);
     }
     await subcommand.run(rest);

@@ -25,7 +25,7 @@ const create = defineCommand(
   },
   async (values, _positionals, spec) => {
     if (!values.name) throw usageError(spec, 'keys create needs --name');
-    if (values.account === (values.user !== undefined)) throw usageError(spec, 'keys create needs exactly one of --account and --user ID');
+    if (Boolean(values.account) === (values.user !== undefined)) throw usageError(spec, 'keys create needs exactly one of --account and --user ID');
     if (values.user !== undefined && values['account-id'] !== undefined) throw usageError(spec, "--account-id is for account keys; a personal key belongs to its user's account");
     const spaceIds = splitList(values.spaces, '--spaces')?.map((id) => parseId(id, '--spaces entry'));
     const ipAllow = splitList(values['ip-allow'], '--ip-allow');
