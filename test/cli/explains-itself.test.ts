@@ -106,7 +106,7 @@ describe('a command line that explains itself', () => {
       });
       expect(fs.readdirSync(parent)).toEqual([]);
       // migrate and init may create it.
-      expect(await runTabula(['migrate', '--json', '--data', typo], { env: { ...cleanEnv(), TABULA_SECRET: 's' } })).toMatchObject({ code: 0 });
+      expect(await runTabula(['migrate', '--json', '--data', typo], { env: { ...cleanEnv(), TABULA_SECRET: 's' } })).toMatchObject({ code: 0, stderr: '' });
       expect(await tabula('keys', 'list', '--data', typo)).toMatchObject({ code: 0, stderr: '' });
     } finally {
       fs.rmSync(parent, { recursive: true, force: true });
