@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Runs the whole suite once on SQLite and once on PostgreSQL, then prints how many tests ran on each.
+// Prints the Node.js version first: CI runs it under more than one line.
 // Extra arguments go to vitest (e.g. a file filter). With no PostgreSQL reachable, says so loudly and passes on SQLite.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +9,7 @@ import pg from 'pg';
 const extraArgs = process.argv.slice(2);
 const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 fs.mkdirSync('.test-results', { recursive: true });
+console.log(`Node.js ${process.version}`);
 
 const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -40,8 +42,12 @@ function runSuite(engine) {
   };
 }
 
+// TABULA_TEST_ENGINES=sqlite runs SQLite only (CI's run under a second Node.js line).
+const engines = (process.env.TABULA_TEST_ENGINES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
 const results = [runSuite('sqlite')];
-if (await postgresReachable()) {
+if (!engines.includes('postgres')) {
+  console.log('\nPostgreSQL not requested (TABULA_TEST_ENGINES=' + process.env.TABULA_TEST_ENGINES + ').');
+} else if (await postgresReachable()) {
   results.push(runSuite('postgres'));
 } else {
   console.log('\n' + '!'.repeat(72));

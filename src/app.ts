@@ -3,6 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.js';
 import { registerAuth } from './http/auth.plugin.js';
+import { registerCors } from './http/cors.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -56,6 +57,8 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   });
   app.addSchema(ErrorBody);
   await registerOpenApi(app);
+  // Before authentication: its preflight route and hook must not be asked for a key.
+  await registerCors(app, container.config.corsOrigins);
   registerAuth(app, container.services);
   await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
 

@@ -45,6 +45,11 @@ export interface Config {
     budget: number;
     unusedMs: number;
   };
+  /**
+   * `TABULA_CORS_ORIGINS`: the exact origins (`https://app.example.com`) whose browser pages may
+   * call the API across origins; empty (the default) turns CORS off.
+   */
+  readonly corsOrigins: readonly string[];
 }
 
 export interface ConfigFlags {
@@ -61,7 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     host: flags.host ?? (env.HOST || '127.0.0.1'),
     port: parsePort(flags.port ?? (env.PORT || 8080)),
     dataDir,
-    databaseUrl: env.DATABASE_URL || null,
+    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     storageUrl,
     filesHost: env.TABULA_FILES_HOST || defaultFilesHost(storageUrl),
     secret: env.TABULA_SECRET || null,
@@ -82,7 +87,21 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       budget: parseCount('TABULA_AUTO_INDEX_BUDGET', env.TABULA_AUTO_INDEX_BUDGET ?? '5'),
       unusedMs: parsePositiveDuration('TABULA_AUTO_INDEX_UNUSED', env.TABULA_AUTO_INDEX_UNUSED ?? '30d'),
     },
+    corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
   });
+}
+
+/**
+ * PostgreSQL is the only server database: any other scheme (`mysql://`, `sqlite:…`, a file path)
+ * would otherwise reach the PostgreSQL driver and fail obscurely, or not at all. Only the scheme is
+ * echoed: the rest of the URL may hold a password.
+ */
+function parseDatabaseUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (/^postgres(ql)?:\/\//i.test(raw)) return raw;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1];
+  const got = scheme ? `a ${scheme}: URL` : 'something that is not a URL';
+  throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got ${got}; leave it unset to use SQLite in the data directory`);
 }
 
 function parsePort(raw: string | number): number {
@@ -140,6 +159,26 @@ function parseFetchAllowHosts(raw: string): readonly AllowedHost[] {
   } catch (error) {
     throw new Error(`${(error as Error).message} (expected comma-separated host, host:port or [IPv6]:port entries, without a scheme or a path)`);
   }
+}
+
+/**
+ * Exact origins only: no `*`, no patterns, no paths. A wildcard would let any site read what a
+ * logged-in user's browser can, and a typo such as a trailing slash would match nothing silently.
+ */
+function parseCorsOrigins(raw: string): readonly string[] {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      // not a URL: refused below
+    }
+    if (origin !== entry || !/^https?:\/\//.test(entry)) {
+      throw new Error(`TABULA_CORS_ORIGINS must list exact origins such as https://app.example.com (scheme, host and port only; no *, path or trailing slash), got "${entry}"`);
+    }
+  }
+  return Object.freeze(entries);
 }
 
 function parseMaxResponseMegabytes(raw: string): number {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import fs from 'node:fs';
 import { runAccounts, runInit } from './cli/accounts.command.js';
 import { UsageError } from './cli/cli-context.js';
 import { runFiles } from './cli/files.command.js';
@@ -11,13 +12,13 @@ import { describeDriverError, translateDatabaseError } from './db/db-errors.js';
 import { AppError } from './shared/errors.js';
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
-  serve: runServe,
-  init: runInit,
+  serve: runServe.run,
+  init: runInit.run,
   accounts: runAccounts,
   users: runUsers,
   keys: runKeys,
   files: runFiles,
-  migrate: runMigrate,
+  migrate: runMigrate.run,
 };
 
 const usage = `usage: tabula <command> [options]
@@ -25,13 +26,21 @@ const usage = `usage: tabula <command> [options]
 commands:
   serve [--port 8080] [--host 127.0.0.1] [--data ./data]   start the HTTP server
   init --email E [--name N] [--password P] [--json]         create the first account
-  accounts create --email E [...]                           add another account
-  users create|update ...                                   manage users
+  accounts create|list ...                                  add and list accounts
+  users create|update|list ...                              manage users
   keys create|list|revoke|rotate ...                        manage API keys
   files pending|restore PATH|sweep [--as-of ISO_DATETIME]   the reclaim queue of released files
   migrate                                                   apply schema migrations
 
-Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL.`;
+Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL; only serve, init and
+migrate create a database that does not exist yet.
+Run \`tabula <command> --help\` for its options and examples; \`tabula --version\` prints the version.`;
+
+/** The package version, read next to the built (dist/) or source (src/) entry point. */
+function readVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -43,9 +52,14 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage}\n`);
     return 0;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`tabula ${readVersion()}\n`);
+    return 0;
+  }
   const command = commands[name];
   if (!command) {
-    process.stderr.write(`tabula: unknown command "${name}"\n\n${usage}\n`);
+    const problem = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
+    process.stderr.write(`tabula: ${problem}\n\n${usage}\n`);
     return 2;
   }
   try {

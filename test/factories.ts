@@ -59,7 +59,7 @@ export async function createUser(ctx: TestContext, world: World, name = 'Member'
   return ctx.container.services.users.createUser(world.accountId, { email, name, password: 'user-password' });
 }
 
-export async function createKey(ctx: TestContext, options: { accountId?: number; userId?: number; readOnly?: boolean; spaceIds?: number[]; ipAllow?: string[]; name?: string }) {
+export async function createKey(ctx: TestContext, options: { accountId?: number; userId?: number; readOnly?: boolean; spaceIds?: number[]; ipAllow?: string[]; name?: string; expiresAt?: Date }) {
   return ctx.container.services.keys.createKey({ name: options.name ?? unique('key'), ...options });
 }
 

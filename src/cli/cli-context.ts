@@ -1,29 +1,26 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config.js';
 import type { Container } from '../container.js';
+import { describeMissingDatabase } from '../db/existing-database.js';
+import { ErrorCode, NotFoundError } from '../shared/errors.js';
 
 /** Thrown for a wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
 
-const commonOptions = {
-  data: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
-
-export function parseCommandArgs<T extends ParseArgsConfig['options']>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, options: { ...commonOptions, ...options }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
+/**
+ * Opens the same database a running server uses (SQLite WAL or PostgreSQL), runs `work`,
+ * closes it. Only `init` may start a new database (`create`); every other command refuses
+ * one that does not exist yet, so that a typo in `--data` or DATABASE_URL names the path
+ * instead of creating an empty database there.
+ */
+export async function withContainer<T>(data: string | undefined, work: (container: Container) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+  const config = loadConfig(process.env, { data });
+  if (!options.create) {
+    const missing = await describeMissingDatabase(config);
+    if (missing) throw new NotFoundError(missing, ErrorCode.databaseNotFound);
   }
-}
-
-/** Opens the same database a running server uses (SQLite WAL or PostgreSQL), runs `work`, closes it. */
-export async function withContainer<T>(data: string | undefined, work: (container: Container) => Promise<T>): Promise<T> {
   // Loaded on use, so `--help` and usage errors answer without loading every service.
   const { createContainer } = await import('../container.js');
-  const container = await createContainer(loadConfig(process.env, { data }));
+  const container = await createContainer(config);
   try {
     return await work(container);
   } finally {
@@ -32,12 +29,19 @@ export async function withContainer<T>(data: string | undefined, work: (containe
 }
 
 /** `--json` prints exactly one JSON object; otherwise a readable line per key. */
-export function printResult(value: object, json: boolean): void {
+export function printResult(value: object, json: boolean | undefined): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(value)}\n`);
     return;
   }
-  for (const [key, field] of Object.entries(value)) process.stdout.write(`${key}: ${typeof field === 'object' ? JSON.stringify(field) : String(field)}\n`);
+  for (const [key, field] of Object.entries(value)) process.stdout.write(`${key}: ${typeof field === 'object' && field !== null ? JSON.stringify(field) : String(field)}\n`);
+}
+
+/** A header row and one row per item, columns padded to their widest cell; empty cells show `-`. */
+export function printTable(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): void {
+  const cells = [header, ...rows.map((row) => row.map((cell) => (cell === null || cell === undefined || cell === '' ? '-' : String(cell))))];
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column].length)));
+  for (const row of cells) process.stdout.write(`${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ')}\n`);
 }
 
 export function parseId(raw: string | undefined, what: string): number {
@@ -52,18 +56,4 @@ export function splitList(raw: string | undefined, flag: string): string[] | und
   const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
   if (items.length === 0) throw new UsageError(`${flag} needs at least one entry`);
   return items;
-}
-
-/** `--help`, `-h` or a `help` subcommand: true when the command should print its usage and stop. */
-export function wantsHelp(values: { help?: boolean }, subcommand?: string): boolean {
-  return values.help === true || subcommand === '--help' || subcommand === '-h' || subcommand === 'help';
-}
-
-export function printUsage(usage: string): void {
-  process.stdout.write(`${usage}\n`);
-}
-
-/** Rejects stray arguments (`keys revoke 1 2`) instead of silently ignoring them. */
-export function expectPositionals(positionals: string[], count: number, usage: string): void {
-  if (positionals.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[count])}\n${usage}`);
 }

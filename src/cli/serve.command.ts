@@ -1,12 +1,11 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import type { Container } from '../container.js';
 import type { ReclaimSchedule } from '../modules/files/reclaim.service.js';
-import { ConflictError } from '../shared/errors.js';
-import { expectPositionals, parseCommandArgs, printUsage, wantsHelp } from './cli-context.js';
-
-const usage = 'usage: tabula serve [--port 8080] [--host 127.0.0.1] [--data ./data]';
+import { ConflictError, ErrorCode } from '../shared/errors.js';
+import { defineCommand } from './command-spec.js';
 
 /** The first scheduled sweep runs this long after start (or after one interval, if shorter). */
 const firstSweepDelayMs = 10_000;
@@ -26,12 +25,10 @@ async function bootstrapFirstAccount(container: Container): Promise<void> {
     if (error instanceof ConflictError || (await container.services.accounts.listAccountIds()).length > 0) return;
     throw error;
   }
-  const file = path.join(container.config.dataDir, 'initial-credentials.json');
-  fs.mkdirSync(container.config.dataDir, { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
+  const { file, instead } = saveInitialCredentials(container.config.dataDir, `${JSON.stringify(created, null, 2)}\n`);
   process.stdout.write(
     [
+      ...(instead ? [`${instead} already exists (credentials of another database, such as the SQLite one before DATABASE_URL was set); it was left as it is.`] : []),
       'Created the first account (shown once; also saved to ' + file + '):',
       `  login:    ${created.email} / ${created.password}`,
       `  API key:  ${created.api_key}`,
@@ -40,11 +37,77 @@ async function bootstrapFirstAccount(container: Container): Promise<void> {
   );
 }
 
-export async function runServe(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { port: { type: 'string' }, host: { type: 'string' } });
-  if (wantsHelp(values)) return printUsage(usage);
-  expectPositionals(positionals, 0, usage);
+/**
+ * Writes the first account's credentials to `<data>/initial-credentials.json` (mode 0600), and
+ * never over an existing one: that file may hold the only copy of another database's owner
+ * password (the SQLite database of the same directory, before DATABASE_URL was set). Then the
+ * new credentials go to `initial-credentials-<UTC timestamp>.json` and `instead` names the
+ * file that was kept.
+ */
+function saveInitialCredentials(dataDir: string, text: string): { file: string; instead?: string } {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const preferred = path.join(dataDir, 'initial-credentials.json');
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z');
+  const candidates = [preferred, path.join(dataDir, `initial-credentials-${stamp}.json`), ...[2, 3, 4, 5].map((n) => path.join(dataDir, `initial-credentials-${stamp}-${n}.json`))];
+  for (const file of candidates) {
+    try {
+      fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
+    fs.chmodSync(file, 0o600);
+    return file === preferred ? { file } : { file, instead: preferred };
+  }
+  throw new Error(`Could not find a free name for the initial credentials in ${dataDir}`);
+}
+
+/**
+ * Fails before anything is created when another process listens on the port: otherwise the
+ * first account would be created and its credentials printed by a server that then cannot start.
+ * Port 0 (any free port) needs no check. A race with another process remains possible and ends
+ * as before, in listen's own error.
+ */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      if (error.code === 'EADDRINUSE') reject(new ConflictError(`Port ${port} is already in use on ${host} (another tabula serve?); stop it or choose another port with --port or PORT`, ErrorCode.portInUse));
+      else if (error.code === 'EACCES') reject(new Error(`Not allowed to listen on ${where} (ports below 1024 need privileges); choose another port with --port or PORT`));
+      else reject(new Error(`Cannot listen on ${where}: ${error.message}`));
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+export const runServe = defineCommand(
+  {
+    name: 'serve',
+    synopsis: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data]',
+    summary: 'start the HTTP server',
+    description: [
+      'Starts the HTTP server and prints "listening on http://HOST:PORT" once ready. Applies pending migrations first.',
+      'On an empty database it creates an owner admin@localhost with a random password and an account key, prints them once',
+      'and saves them to <data>/initial-credentials.json (mode 0600; an existing file is never overwritten).',
+      'Configuration comes from the environment (see docs/operations.md); flags win.',
+    ].join('\n'),
+    options: {
+      port: { type: 'string', value: 'PORT', help: 'the TCP port (default 8080, or PORT; 0 picks a free one)' },
+      host: { type: 'string', value: 'HOST', help: 'the address to listen on (default 127.0.0.1, or HOST; 0.0.0.0 for every interface)' },
+    },
+    examples: ['tabula serve --port 8080 --data /var/lib/tabula', 'DATABASE_URL=postgres://tabula@db.internal/tabula tabula serve --host 0.0.0.0'],
+    json: false,
+  },
+  async (values) => {
+    await serve(values);
+  },
+);
+
+async function serve(values: { data?: string; port?: string; host?: string }): Promise<void> {
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
+  await checkPortFree(config.host, config.port);
   // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
   const [{ createContainer }, { buildApp }, { startReclaimSchedule }] = await Promise.all([import('../container.js'), import('../app.js'), import('../modules/files/reclaim.service.js')]);
   // The services log through the app's logger once it exists (automatic index decisions).

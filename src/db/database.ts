@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
@@ -8,6 +7,7 @@ import { getDialect, type Dialect } from './dialect.js';
 import { createMigrationProvider } from './migrations/index.js';
 import { registerDirectReader } from './prepared-query.js';
 import { registerBoundedReader } from './bounded-read.js';
+import { sqliteFileOf } from './existing-database.js';
 import { createPostgresBoundedReader } from './postgres-bounded-reader.js';
 import { configureSqliteConnection, createStatementCache } from './sqlite-connection.js';
 import { createSqliteReadWorkers } from './sqlite-read-workers.js';
@@ -60,7 +60,7 @@ type QueryBounds = typeof defaultQueryBounds;
 function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   // The database holds key hashes and sealed credentials: owner-only, like the secret file.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(dataDir, 'tabula.db');
+  const file = sqliteFileOf(dataDir);
   const connection = new SqliteDatabase(file);
   fs.chmodSync(file, 0o600);
   connection.pragma('journal_mode = WAL');

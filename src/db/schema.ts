@@ -64,7 +64,11 @@ export interface SystemSchema {
     ip_allow_json: string | null;
     created_at: string;
     revoked_at: string | null;
+    /** UTC `YYYY-MM-DD HH:MM:SS`; null: never expires. */
+    expires_at: string | null;
   };
+  /** When each key was last used, written at most once a minute per key and process. */
+  api_key_usage: { key_id: number; last_used_at: string };
   sessions: { token_hash: string; user_id: number; created_at: string; expires_at: string };
   views: {
     id: Generated<number>;

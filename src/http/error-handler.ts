@@ -75,5 +75,19 @@ export function registerErrorHandling(app: FastifyInstance, database: { dialect:
     return sendInternalError(error, request, reply);
   });
 
-  app.setNotFoundHandler((_request, reply) => send(reply, ErrorCode.notFound, 'Not found'));
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = methodsAllowedFor(app, request.url);
+    if (allowed.length === 0) return send(reply, ErrorCode.notFound, 'Not found');
+    reply.header('allow', allowed.join(', '));
+    return send(reply, ErrorCode.methodNotAllowed, `Method ${request.method} not allowed; this path takes ${allowed.join(', ')}`);
+  });
+}
+
+/** The methods a route is registered for; OPTIONS is left out, as the CORS preflight route answers it on every path. */
+const routeMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Which methods the router would take for this path: none means an unknown path (404), some a wrong method (405). */
+function methodsAllowedFor(app: FastifyInstance, url: string): string[] {
+  const path = url.split('?', 1)[0];
+  return routeMethods.filter((method) => app.findRoute({ method, url: path }) !== null);
 }

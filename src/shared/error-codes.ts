@@ -52,6 +52,11 @@ const catalogue = {
   fileNotFound: { code: 'file_not_found', status: 404 },
   notificationNotFound: { code: 'notification_not_found', status: 404 },
   indexNotFound: { code: 'index_not_found', status: 404 },
+  /** Command line only: `--data` or DATABASE_URL names no existing Tabula database. */
+  databaseNotFound: { code: 'database_not_found', status: 404 },
+
+  // 405 Method Not Allowed: a known path asked with a method it does not take (answered with Allow)
+  methodNotAllowed: { code: 'method_not_allowed', status: 405 },
 
   // 409 Conflict
   conflict: { code: 'conflict', status: 409 },
@@ -59,6 +64,8 @@ const catalogue = {
   accountExists: { code: 'account_exists', status: 409 },
   indexExists: { code: 'index_exists', status: 409 },
   indexInUse: { code: 'index_in_use', status: 409 },
+  /** Command line only: `tabula serve` on a port another process listens on. */
+  portInUse: { code: 'port_in_use', status: 409 },
 
   // 413, 415, 429
   payloadTooLarge: { code: 'payload_too_large', status: 413 },

@@ -8,6 +8,7 @@ import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, expectS
 const day = 24 * 3600 * 1000;
 const text = (content: string) => Buffer.from(content).toString('base64');
 const filesUsage = 'usage: tabula files pending [--json]\n       tabula files restore PATH [--json]\n       tabula files sweep [--as-of ISO_DATETIME] [--json]';
+const sweepUsage = 'usage: tabula files sweep [--as-of ISO_DATETIME] [--json]\n(run `tabula files sweep --help` for every option and an example)';
 
 interface Attachment {
   name: string;
@@ -155,12 +156,15 @@ describe('tabula files', () => {
       const result = await cli.run('files', 'sweep', '--as-of', bad);
       expect(result, bad).toMatchObject({ code: 2, stdout: '' });
       expect(result.stderr, bad).toMatch(/^tabula files: --as-of (must be an ISO date-time such as 2024-06-01T00:00:00Z|is not a real date-time)/);
+      expect(result.stderr, bad).toMatch(new RegExp(`\n${sweepUsage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n$`));
     }
-    expect(await cli.run('files', 'pending', '--as-of', '2024-06-01')).toMatchObject({ code: 2, stderr: expect.stringMatching(/--as-of is for files sweep/) });
-    expect(await cli.run('files', 'frobnicate')).toMatchObject({ code: 2, stdout: '', stderr: `tabula files: ${filesUsage}\n` });
-    expect(await cli.run('files', 'sweep', 'extra')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^tabula files: unexpected argument "extra"/) });
+    expect(await cli.run('files', 'pending', '--as-of', '2024-06-01')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^tabula files: unknown option --as-of\nusage: tabula files pending \[--json\]\n/) });
+    expect(await cli.run('files', 'frobnicate')).toMatchObject({ code: 2, stdout: '', stderr: `tabula files: unknown command "files frobnicate"\n${filesUsage}\n(run \`tabula files --help\` for more)\n` });
+    expect(await cli.run('files', 'sweep', 'extra')).toMatchObject({ code: 2, stderr: `tabula files: unexpected argument "extra"\n${sweepUsage}\n` });
     const help = await cli.run('files', '--help');
-    expect(help).toMatchObject({ code: 0, stdout: `${filesUsage}\n`, stderr: '' });
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout.startsWith(`${filesUsage}\n\n`)).toBe(true);
+    expect(help.stdout).toContain('  sweep    run the reclaim sweep now\n');
     expect(expectSingleJsonObject(await cli.ok('files', 'sweep', '--as-of', '2030-01-01T12:00:00+02:00', '--json'))).toEqual({ deleted: 0, orphans: 0, adopted: 0, failed: 0 });
   });
 

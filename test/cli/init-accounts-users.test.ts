@@ -57,7 +57,7 @@ describe('tabula init, accounts create, users create/update', () => {
     cli = await createCli();
     const result = await cli.run('init', '--json');
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toBe('tabula init: init needs --email\nusage: tabula init --email E [--name N] [--password P] [--json]\n');
+    expect(result.stderr).toBe('tabula init: init needs --email\nusage: tabula init --email E [--name N] [--password P] [--json]\n(run `tabula init --help` for every option and an example)\n');
   });
 
   it('init rejects a password shorter than 8 characters and creates nothing', { timeout: cliTestTimeout }, async () => {
@@ -209,7 +209,7 @@ describe('tabula init, accounts create, users create/update', () => {
       code: 2,
       signal: null,
       stdout: '',
-      stderr: 'tabula users: users update needs --email, --name or --password\n',
+      stderr: 'tabula users: users update needs --email, --name or --password\nusage: tabula users update ID [--email E] [--name N] [--password P] [--json]\n(run `tabula users update --help` for every option and an example)\n',
     });
     const notAnId = await cli.run('users', 'update', 'abc', '--name', 'X');
     expect(notAnId).toMatchObject({ code: 2, stdout: '', stderr: 'tabula users: user id must be a positive integer, got "abc"\n' });

@@ -3,10 +3,8 @@ import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, type Se
 
 const invalidApiKey = { status: 401, body: { error: { code: 'invalid_api_key', message: 'Invalid API key' } } };
 const keysUsage = [
-  'usage: tabula keys create --name N (--account | --user ID) [--read-only] [--spaces 1,2] [--ip-allow CIDR,...] [--account-id ID] [--json]',
-  '       tabula keys list [--json]',
-  '       tabula keys revoke ID [--json]',
-  '       tabula keys rotate ID [--json]',
+  'usage: tabula keys create --name N (--account | --user ID) [--read-only] [--spaces 1,2] [--ip-allow CIDR,...] [--expires WHEN] [--account-id ID] [--json]',
+  '(run `tabula keys create --help` for every option and an example)',
 ].join('\n');
 
 /**
@@ -174,7 +172,8 @@ describe('tabula keys', () => {
 
     expect(await server.request('GET', '/api/auth/me', { key: rotated.key })).toMatchObject({ status: 200, body: { user: { id: member.id } } });
     expect(await server.request('GET', '/api/auth/me', { key: original.key })).toMatchObject(invalidApiKey);
-    expect((await listKeys()).find((row) => row.id === original.id)).toEqual(listedBefore);
+    // Only its last use moved (the new secret was used above).
+    expect({ ...(await listKeys()).find((row) => row.id === original.id), last_used_at: null }).toEqual({ ...listedBefore, last_used_at: null });
   });
 
   it('rotate keeps an account key restricted to its spaces', { timeout: cliTestTimeout }, async () => {
@@ -196,23 +195,61 @@ describe('tabula keys', () => {
     expect(Object.keys(JSON.parse(result.stdout))).toEqual(['keys']);
     expect(keys.map((row: { id: number }) => row.id)).toEqual([...keys.map((row: { id: number }) => row.id)].sort((a, b) => a - b));
     for (const row of keys) {
-      expect(Object.keys(row).sort()).toEqual(['account_id', 'created_at', 'id', 'ip_allow', 'kind', 'name', 'read_only', 'revoked_at', 'spaces', 'user_id']);
+      expect(Object.keys(row).sort()).toEqual(['account_id', 'created_at', 'expires_at', 'id', 'ip_allow', 'kind', 'last_used_at', 'name', 'read_only', 'revoked_at', 'spaces', 'user_id']);
       expect(row.created_at).toMatch(serviceDateTime);
     }
     expect(keys.find((row: { id: number }) => row.id === revoked.id)).toMatchObject({ name: 'Listed revoked', revoked_at: expect.stringMatching(serviceDateTime) });
   });
 
-  it('list without --json prints one tab-separated line per key', { timeout: cliTestTimeout }, async () => {
-    const scoped = await cli.json('keys', 'create', '--name', 'Listed scoped', '--account', '--read-only', '--spaces', String(spaceA.id), '--ip-allow', '127.0.0.1', '--json');
+  it('list without --json prints a header row and one row per key, with access, expiry, last use and status', { timeout: cliTestTimeout }, async () => {
+    const scoped = await cli.json('keys', 'create', '--name', 'Listed scoped', '--account', '--read-only', '--spaces', String(spaceA.id), '--ip-allow', '127.0.0.1', '--expires', '2999-01-01', '--json');
     const personal = await cli.json('keys', 'create', '--name', 'Listed personal', '--user', String(member.id), '--json');
     await cli.ok('keys', 'revoke', String(personal.id));
     const keys = await listKeys();
     const lines = (await cli.ok('keys', 'list')).split('\n');
     expect(lines.pop()).toBe('');
-    expect(lines).toHaveLength(keys.length);
-    expect(lines[0]).toBe(`${keys[0].id}\tAccount key\taccount ${owner.account_id}`);
-    expect(lines).toContain(`${scoped.id}\tListed scoped\taccount ${owner.account_id}, read-only, spaces ${spaceA.id}, ip 127.0.0.1/32`);
-    const revokedAt = keys.find((row) => row.id === personal.id)!.revoked_at;
-    expect(lines).toContain(`${personal.id}\tListed personal\tpersonal (user ${member.id}), revoked ${revokedAt}`);
+    expect(lines).toHaveLength(keys.length + 1);
+    expect(lines[0].split(/ {2,}/)).toEqual(['ID', 'NAME', 'KIND', 'ACCOUNT', 'USER', 'ACCESS', 'CREATED AT', 'EXPIRES AT', 'LAST USED AT', 'REVOKED AT', 'STATUS']);
+    const rowOf = (id: number) => lines.find((line) => line.startsWith(`${id} `))!.split(/ {2,}/);
+    const scopedRow = keys.find((row) => row.id === scoped.id)!;
+    expect(rowOf(scoped.id)).toEqual([String(scoped.id), 'Listed scoped', 'account', String(owner.account_id), '-', `read-only; spaces ${spaceA.id}; ip 127.0.0.1/32`, scopedRow.created_at, '2999-01-01 00:00:00', '-', '-', 'active']);
+    const personalRow = keys.find((row) => row.id === personal.id)!;
+    expect(rowOf(personal.id)).toEqual([String(personal.id), 'Listed personal', 'personal', String(owner.account_id), String(member.id), 'full', personalRow.created_at, '-', '-', personalRow.revoked_at, 'revoked']);
+    // The bootstrap key was used against the server: its last use shows.
+    expect(rowOf(keys[0].id)[8]).toMatch(serviceDateTime);
+  });
+
+  it('--expires takes a lifetime or an ISO date; the key works until then, and an expired key answers 401 like a revoked one', { timeout: cliTestTimeout }, async () => {
+    const before = Date.now();
+    const lasting = await cli.json('keys', 'create', '--name', 'Ninety days', '--account', '--expires', '90d', '--json');
+    const expiresAt = Date.parse(`${(await listKeys()).find((row) => row.id === lasting.id)!.expires_at.replace(' ', 'T')}Z`);
+    expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 90 * 86_400_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 90 * 86_400_000);
+    expect(await server.request('GET', '/api/spaces/list', { key: lasting.key })).toMatchObject({ status: 200 });
+
+    const soon = await cli.json('keys', 'create', '--name', 'Two seconds', '--account', '--expires', new Date(Date.now() + 2000).toISOString(), '--json');
+    expect(await server.request('GET', '/api/spaces/list', { key: soon.key })).toMatchObject({ status: 200 });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await server.request('GET', '/api/spaces/list', { key: soon.key })).toMatchObject(invalidApiKey);
+    expect((await cli.ok('keys', 'list')).split('\n').find((line) => line.startsWith(`${soon.id} `))).toMatch(/ expired$/);
+  });
+
+  it('refuses an --expires it cannot read, or one in the past, and creates nothing', { timeout: cliTestTimeout }, async () => {
+    const before = (await listKeys()).length;
+    expect(await cli.run('keys', 'create', '--name', 'Bad', '--account', '--expires', 'soon')).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `tabula keys: --expires must be a lifetime such as 12h, 30d or 2w, or an ISO date or date-time such as 2025-12-31 or 2025-12-31T18:00:00Z, got "soon"\n`,
+    });
+    expect(await cli.run('keys', 'create', '--name', 'Bad', '--account', '--expires', '2025-02-30')).toMatchObject({ code: 2, stderr: 'tabula keys: --expires is not a real date-time: "2025-02-30"\n' });
+    expect(await cli.run('keys', 'create', '--name', 'Bad', '--account', '--expires', '0d')).toMatchObject({ code: 2, stderr: 'tabula keys: --expires must be a lifetime longer than 0, got "0d"\n' });
+    expect(await cli.run('keys', 'create', '--name', 'Bad', '--account', '--expires', '2020-01-01')).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr: 'tabula keys: Invalid expiry: 2020-01-01 00:00:00 is not in the future\n',
+    });
+    expect(await listKeys()).toHaveLength(before);
   });
 });

@@ -94,23 +94,38 @@ describe('tabula serve', () => {
     expect(await second.request('GET', '/api/spaces/list', { key: apiKey })).toMatchObject({ status: 200, body: [{ id: created.body.id, name: 'Shared' }] });
   });
 
-  it('prints its usage with --help instead of starting', { timeout: cliTestTimeout }, async () => {
+  it('prints its help with --help instead of starting', { timeout: cliTestTimeout }, async () => {
     cli = await createCli();
-    expect(await cli.run('serve', '--help')).toEqual({
-      code: 0,
-      signal: null,
-      stdout: 'usage: tabula serve [--port 8080] [--host 127.0.0.1] [--data ./data]\n',
-      stderr: '',
-    });
+    const result = await cli.run('serve', '--help');
+    expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(result.stdout).toMatch(/^usage: tabula serve \[--port 8080\] \[--host 127\.0\.0\.1\] \[--data \.\/data\]\n\nStarts the HTTP server/);
+    for (const flag of ['--port PORT', '--host HOST', '--data DIR', '-h, --help']) expect(result.stdout).toContain(`  ${flag} `);
+    expect(result.stdout).not.toContain('--json');
+    expect(result.stdout).toMatch(/\nexamples:\n {2}tabula serve --port 8080/);
     expect(fs.existsSync(path.join(cli.dataDir, 'initial-credentials.json'))).toBe(false);
   });
 
-  it('fails with exit code 1 and a message on stderr when the port is taken', { timeout: cliTestTimeout }, async () => {
+  it('fails before creating anything, naming the port, when the port is taken', { timeout: cliTestTimeout }, async () => {
     cli = await createCli();
     const server = await cli.startServer();
-    const result = await cli.run('serve', '--port', String(server.port));
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^tabula serve: .*EADDRINUSE/);
-    expect(result.stdout).toBe('');
+    const credentialsFile = path.join(cli.dataDir, 'initial-credentials.json');
+    const saved = fs.readFileSync(credentialsFile, 'utf8');
+    expect(await cli.run('serve', '--port', String(server.port))).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr: `tabula serve: Port ${server.port} is already in use on 127.0.0.1 (another tabula serve?); stop it or choose another port with --port or PORT\n`,
+    });
+
+    // On an empty database too: no account, no credentials file, nothing printed.
+    const other = await createCli();
+    try {
+      const result = await other.run('serve', '--port', String(server.port));
+      expect(result).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(new RegExp(`^tabula serve: Port ${server.port} is already in use`)) });
+      expect(fs.existsSync(path.join(other.dataDir, 'initial-credentials.json'))).toBe(false);
+    } finally {
+      await other.close();
+    }
+    expect(fs.readFileSync(credentialsFile, 'utf8')).toBe(saved);
   });
 });

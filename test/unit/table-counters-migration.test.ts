@@ -228,7 +228,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0011, with a table made at 0005 in between; search answers the same after 0011', async () => {
+  it('migrating one step at a time applies 0003 to 0012, with a table made at 0005 in between; search answers the same after 0011', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -256,6 +256,7 @@ describe(`table counters migration (${testEngine})`, () => {
     expect(before.get(countedId)!.flat().length).toBeGreaterThan(2);
     await migrateOneStep('0011-search-text-beside-records');
     textBeside = true;
+    await migrateOneStep('0012-key-expiry-and-last-use');
     expect(await migrateToLatest(opened)).toEqual([]);
     for (const tableId of [fullId, emptyId, countedId]) {
       expect(await searchNow(tableId)).toEqual(before.get(tableId));

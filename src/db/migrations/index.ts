@@ -11,6 +11,7 @@ import { viewsMigration } from './0008-views.js';
 import { commentsMigration } from './0009-comments.js';
 import { indexOriginsMigration } from './0010-index-origins.js';
 import { searchTextBesideRecordsMigration } from './0011-search-text-beside-records.js';
+import { keyExpiryAndLastUseMigration } from './0012-key-expiry-and-last-use.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -31,6 +32,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0009-comments': commentsMigration(dialect),
         '0010-index-origins': indexOriginsMigration(),
         '0011-search-text-beside-records': searchTextBesideRecordsMigration(dialect),
+        '0012-key-expiry-and-last-use': keyExpiryAndLastUseMigration(),
       };
     },
   };

@@ -20,3 +20,20 @@ export async function listAccountIds(db: Db): Promise<number[]> {
 export async function findAccount(db: Db, accountId: number) {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
 }
+
+/** Every account with its owner's email and its number of users, for `tabula accounts list`. */
+export async function listAccounts(db: Db) {
+  return db
+    .selectFrom('accounts as a')
+    .leftJoin('users as o', 'o.id', 'a.owner_user_id')
+    .select((eb) => [
+      'a.id',
+      'a.name',
+      'a.owner_user_id',
+      'o.email as owner_email',
+      'a.created_at',
+      eb.selectFrom('users as u').select((inner) => inner.fn.countAll<number>().as('n')).whereRef('u.account_id', '=', 'a.id').as('users'),
+    ])
+    .orderBy('a.id')
+    .execute();
+}

@@ -30,6 +30,12 @@ export function createAccountsService(deps: { database: Database; clock: Clock; 
       });
     },
 
+    /** For `tabula accounts list`: id, name, owner and number of users, in id order. */
+    async listAccounts() {
+      const rows = await accounts.listAccounts(db);
+      return rows.map((row) => ({ id: row.id, name: row.name, owner_user_id: row.owner_user_id, owner_email: row.owner_email ?? null, users: Number(row.users ?? 0), created_at: row.created_at }));
+    },
+
     async listAccountIds(): Promise<number[]> {
       return accounts.listAccountIds(db);
     },

@@ -1,4 +1,5 @@
 import { isDateToken, resolveDateToken, type TemporalKind } from './date-tokens.js';
+import { readIsoDateTime } from './iso-datetime.js';
 import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, plainTitleText, unsupportedOperator } from './value-helpers.js';
@@ -32,13 +33,26 @@ export function isValidTemporal(kind: TemporalKind, value: string): boolean {
   return kind === 'date' || isValidTime(parts[3], parts[4], parts[5]);
 }
 
+/**
+ * A datetime given in an ISO 8601 spelling of UTC (iso-datetime.ts), as the service's own
+ * `YYYY-MM-DD HH:MM:SS`; the value as it came for anything else (checked by the caller).
+ * `refuse` builds the error for an ISO spelling that would need converting.
+ */
+function normalizeDateTime(kind: TemporalKind, value: string, refuse: (reason: string) => Error): string {
+  if (kind !== 'datetime') return value;
+  const reading = readIsoDateTime(value);
+  if (reading.kind === 'refused') throw refuse(reading.reason);
+  return reading.kind === 'utc' ? reading.value : value;
+}
+
 /** A filter value: a literal (a datetime field also takes a date, meaning 00:00:00) or a date token. */
-function resolveFilterValue(kind: TemporalKind, value: unknown, field: Field, clock: Parameters<typeof resolveDateToken>[2]): string {
-  if (typeof value !== 'string') throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(value)}`);
+function resolveFilterValue(kind: TemporalKind, raw: unknown, field: Field, clock: Parameters<typeof resolveDateToken>[2]): string {
+  if (typeof raw !== 'string') throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(raw)}`);
+  const value = normalizeDateTime(kind, raw, (reason) => filterError(field, `${describe(raw)} (${reason})`));
   if (isValidTemporal(kind, value)) return value;
   if (kind === 'datetime' && isValidTemporal('date', value)) return `${value} 00:00:00`;
   if (isDateToken(value)) return resolveDateToken(value, kind, clock, field.slug);
-  throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(value)}`);
+  throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(raw)}`);
 }
 
 /** Stored as fixed-width ISO text on both engines: text order is time order, and values are never shifted. */
@@ -55,8 +69,10 @@ function temporal(kind: TemporalKind): FieldType {
     toStored(input, field) {
       if (input === null || input === undefined || input === '') return null;
       if (typeof input === 'string' && isDateToken(input)) throw new FieldValueError(field, `date tokens such as ${describe(input)} are not accepted on writes`);
-      if (typeof input !== 'string' || !isValidTemporal(kind, input)) throw new FieldValueError(field, `expected ${formats[kind]}, got ${describe(input)}`);
-      return input;
+      if (typeof input !== 'string') throw new FieldValueError(field, `expected ${formats[kind]}, got ${describe(input)}`);
+      const value = normalizeDateTime(kind, input, (reason) => new FieldValueError(field, `${describe(input)} (${reason})`));
+      if (!isValidTemporal(kind, value)) throw new FieldValueError(field, `expected ${formats[kind]}, got ${describe(input)}`);
+      return value;
     },
     readMany: (stored) => stored.map((value) => value ?? null),
     compileFilter(op, value, field, ctx) {

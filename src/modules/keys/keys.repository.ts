@@ -13,6 +13,8 @@ export interface NewKey {
   readOnly: boolean;
   spaceIds: number[] | null;
   ipAllow: string[] | null;
+  /** UTC datetime; null: never expires. */
+  expiresAt: string | null;
   now: string;
 }
 
@@ -29,6 +31,7 @@ export async function insertKey(db: Db, key: NewKey): Promise<number> {
       ip_allow_json: key.ipAllow ? JSON.stringify(key.ipAllow) : null,
       created_at: key.now,
       revoked_at: null,
+      expires_at: key.expiresAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -55,6 +58,7 @@ const selectActiveKey = prepareQuery((db: Db, secretHash: string) =>
         'k.read_only',
         'k.space_ids_json',
         'k.ip_allow_json',
+        'k.expires_at',
         owner.as('owner_user_id'),
         acting.select('u.id').as('acting_user_id'),
         acting.select('u.email').as('acting_user_email'),
@@ -70,7 +74,25 @@ export async function findActiveKeyBySecretHash(db: Db, secretHash: string) {
 }
 
 export async function listKeys(db: Db) {
-  return db.selectFrom('api_keys').selectAll().orderBy('id').execute();
+  return db
+    .selectFrom('api_keys as k')
+    .leftJoin('api_key_usage as u', 'u.key_id', 'k.id')
+    .selectAll('k')
+    .select('u.last_used_at')
+    .orderBy('k.id')
+    .execute();
+}
+
+/**
+ * Records a use of the key at `now`; a later use already recorded (by another process) stays.
+ * Not a metadata table: no cache is invalidated by it.
+ */
+export async function recordKeyUse(db: Db, keyId: number, now: string): Promise<void> {
+  await db
+    .insertInto('api_key_usage')
+    .values({ key_id: keyId, last_used_at: now })
+    .onConflict((conflict) => conflict.column('key_id').doUpdateSet({ last_used_at: now }).where('api_key_usage.last_used_at', '<', now))
+    .execute();
 }
 
 export async function findKey(db: Db, keyId: number) {

@@ -18,6 +18,8 @@ export interface KeyInput {
   readOnly?: boolean;
   spaceIds?: number[] | null;
   ipAllow?: string[] | null;
+  /** When the key stops working (it then answers 401 like a revoked key); null or absent: never. */
+  expiresAt?: Date | null;
 }
 
 export interface IssuedKey {
@@ -29,6 +31,12 @@ export interface IssuedKey {
 
 type ActiveKey = NonNullable<Awaited<ReturnType<typeof keys.findActiveKeyBySecretHash>>>;
 
+/**
+ * Last use is written at most once per this interval per key and process, never on every
+ * request: `last_used_at` is as exact as an operator needs to tell a live key from a dead one.
+ */
+const lastUseIntervalMs = 60_000;
+
 export function createKeysService(deps: { database: Database; clock: Clock; metadataCache: MetadataCache; users: UsersService }) {
   const { db } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
@@ -39,9 +47,29 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
     if (missing.length > 0) throw new ValidationError(`Unknown space for this account: ${missing.join(', ')}`);
   }
 
+  /** An expired key answers exactly as a revoked one: 401 `Invalid API key`. */
+  function checkNotExpired(row: ActiveKey): void {
+    if (row.expires_at !== null && row.expires_at <= now()) throw new UnauthorizedError();
+  }
+
+  /** When each key's last use was last written by this process (epoch ms). */
+  const lastUseWritten = new Map<number, number>();
+
+  /** Fire and forget: recording a use never delays or fails the request it comes with. */
+  function noteUse(keyId: number): void {
+    const at = deps.clock.now();
+    if (at.getTime() - (lastUseWritten.get(keyId) ?? -Infinity) < lastUseIntervalMs) return;
+    lastUseWritten.set(keyId, at.getTime());
+    keys.recordKeyUse(db, keyId, formatDateTime(at)).catch(() => {
+      // A busy or unreachable database: the next use after the interval tries again.
+      lastUseWritten.delete(keyId);
+    });
+  }
+
   /** The identity a key row grants from `clientAddress`, or 401 for a row that grants none. */
   function actorOf(row: ActiveKey | undefined, secret: string, clientAddress: string): Actor {
     if (!row || row.owner_user_id === null || row.acting_user_id === null || row.acting_user_email === null) throw new UnauthorizedError();
+    checkNotExpired(row);
     if (row.ip_allow_json && !isIpAllowed(JSON.parse(row.ip_allow_json), clientAddress)) {
       throw new UnauthorizedError('API key not allowed from this address', ErrorCode.ipNotAllowed);
     }
@@ -67,7 +95,9 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
     const secretHash = hashToken(secret);
     const row = await keys.findActiveKeyBySecretHash(db, secretHash);
     if (row) deps.metadataCache.set(cacheKeyOf(secretHash), Number(row.metadata_version), row);
-    return actorOf(row, secret, clientAddress);
+    const actor = actorOf(row, secret, clientAddress);
+    noteUse(row!.id);
+    return actor;
   }
 
   /**
@@ -97,7 +127,11 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
     if (!actor) {
       actor = actorOf(row, secret, clientAddress);
       if (recent.actors.size < maxAddressesPerKey) recent.actors.set(clientAddress, actor);
+    } else {
+      // The identity is cached; the expiry is checked against the clock on every use.
+      checkNotExpired(row);
     }
+    noteUse(row.id);
     return actor;
   }
 
@@ -115,6 +149,8 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
       const spaceIds = input.spaceIds ?? null;
       if (spaceIds) await checkSpacesBelongToAccount(accountId, spaceIds);
       const ipAllow = input.ipAllow ? parseIpAllowList(input.ipAllow) : null;
+      const expiresAt = input.expiresAt ? formatDateTime(input.expiresAt) : null;
+      if (expiresAt !== null && expiresAt <= now()) throw new ValidationError(`Invalid expiry: ${expiresAt} is not in the future`);
       const secret = generateApiKeySecret();
       const id = await keys.insertKey(executor, {
         accountId,
@@ -124,6 +160,7 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
         readOnly: input.readOnly ?? false,
         spaceIds,
         ipAllow,
+        expiresAt,
         now: now(),
       });
       return { id, name, kind: input.userId === undefined ? 'account' : 'personal', key: secret };
@@ -141,6 +178,8 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
         spaces: row.space_ids_json ? (JSON.parse(row.space_ids_json) as number[]) : null,
         ip_allow: row.ip_allow_json ? (JSON.parse(row.ip_allow_json) as string[]) : null,
         created_at: row.created_at,
+        expires_at: row.expires_at,
+        last_used_at: row.last_used_at ?? null,
         revoked_at: row.revoked_at,
       }));
     },

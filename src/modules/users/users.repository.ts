@@ -42,3 +42,10 @@ export async function updateUser(db: Db, userId: number, changes: { email?: stri
 export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
+
+/** Every user of every account (or of one), for the operator's `tabula users list`. */
+export async function listUsers(db: Db, accountId?: number) {
+  let query = db.selectFrom('users').select(['id', 'account_id', 'email', 'name', 'created_at']).orderBy('id');
+  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+  return query.execute();
+}

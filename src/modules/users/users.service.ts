@@ -91,6 +91,11 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
     },
 
     /** `executor`: a caller's transaction, when the user must be read inside it. */
+    /** For `tabula users list`: id, account, email, name and creation, in id order. */
+    async listUsers(accountId?: number) {
+      return users.listUsers(db, accountId);
+    },
+
     async findUser(userId: number, executor = db) {
       return users.findUserById(executor, userId);
     },
