@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { runAccounts, runInit } from './cli/accounts.command.js';
 import { UsageError } from './cli/cli-context.js';
 import { runFiles } from './cli/files.command.js';
+import { runIndexes } from './cli/indexes.command.js';
 import { runKeys } from './cli/keys.command.js';
 import { runMigrate } from './cli/migrate.command.js';
 import { runServe } from './cli/serve.command.js';
@@ -18,6 +19,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   users: runUsers,
   keys: runKeys,
   files: runFiles,
+  indexes: runIndexes,
   migrate: runMigrate.run,
 };
 
@@ -30,6 +32,7 @@ commands:
   users create|update|list ...                              manage users
   keys create|list|revoke|rotate ...                        manage API keys
   files pending|restore PATH|sweep [--as-of ISO_DATETIME]   the reclaim queue of released files
+  indexes list|create|delete --table ID ...                  a table's indexes
   migrate                                                   apply schema migrations
 
 Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL; only serve, init and

@@ -20,7 +20,7 @@ import {
 import { fieldIdsOf, presentIndex, type IndexObject } from './index-objects.js';
 import * as indexes from './indexes.repository.js';
 import type { IndexRow } from './indexes.repository.js';
-import { listFields } from './tables.repository.js';
+import { findTable, listFields } from './tables.repository.js';
 import type { Role } from '../auth/actor.js';
 
 const namePattern = /^[a-z][a-z0-9_]{0,62}$/;
@@ -150,16 +150,46 @@ export function createIndexesService(deps: {
     return loadIndexes(tableId);
   }
 
+  /** The table as the command line names it: 404 `Table not found` when it does not exist. */
+  async function loadExistingTable(tableId: number) {
+    if (!(await findTable(db, tableId))) throw new NotFoundError('Table not found', ErrorCode.tableNotFound);
+    return loadIndexes(tableId);
+  }
+
+  async function createIndexOn(tableId: number, loaded: { fields: Field[]; rows: IndexRow[] }, body: unknown, onProgress?: (progress: DdlProgress) => void): Promise<IndexObject> {
+    const input = checkObjectBody(body, ['fields', 'direction', 'name']);
+    const { fields, rows } = loaded;
+    const definition = parseDefinition(tableId, fields, input);
+    const name = parseName(input.name, definition);
+    if (rows.some((row) => row.name === name)) throw new ConflictError(`Index ${name} already exists`, ErrorCode.indexExists);
+    const physical = physicalIndexName(definition);
+    const twin = rows.find((row) => {
+      const other = definitionOf(row, fields);
+      return other !== null && physicalIndexName(other) === physical;
+    });
+    if (twin) throw new ConflictError(`An index on ${describeIndexFields(definition.fields, definition.direction)} already exists: ${twin.name}`, ErrorCode.indexExists);
+    if (!(await build(definition, { name, origin: 'manual', onProgress }))) throw new ConflictError(`Index ${name} already exists`, ErrorCode.indexExists);
+    const created = (await indexes.findTableIndex(db, tableId, name))!;
+    return presentIndex(created, fields);
+  }
+
+  /** Drops a logical index, and its physical one unless another logical index has it. */
+  async function deleteIndexOf(tableId: number, loaded: { fields: Field[]; rows: IndexRow[] }, name: string): Promise<{ name: string; deleted: true }> {
+    const { fields, rows } = loaded;
+    const row = rows.find((r) => r.name === name);
+    if (!row) throw new NotFoundError(`Index not found: ${name}`, ErrorCode.indexNotFound);
+    const user = await deps.neededBy?.find?.(tableId, presentIndex(row, fields));
+    if (user) throw new ConflictError(`Index ${name} is needed by ${user}`, ErrorCode.indexInUse);
+    await indexes.deleteTableIndex(db, row.id);
+    const definition = definitionOf(row, fields);
+    if (definition) await dropPhysical(definition, rows.filter((r) => r.id !== row.id), fields);
+    return { name, deleted: true };
+  }
+
   return {
     ensureIndex,
     definitionOf,
     loadIndexes,
-
-    /** A table's indexes as the API shows them (also in the table object's `indexes`). */
-    async describeIndexes(tableId: number): Promise<IndexObject[]> {
-      const { fields, rows } = await loadIndexes(tableId);
-      return rows.map((row) => presentIndex(row, fields));
-    },
 
     async listIndexes(actor: Actor, tableId: number): Promise<IndexObject[]> {
       await deps.tables.loadTable(actor, tableId);
@@ -167,39 +197,39 @@ export function createIndexesService(deps: {
       return rows.map((row) => presentIndex(row, fields));
     },
 
-    async createIndex(actor: Actor, tableId: number, body: unknown, onProgress?: (progress: DdlProgress) => void): Promise<IndexObject> {
-      const input = checkObjectBody(body, ['fields', 'direction', 'name']);
-      const { fields, rows } = await loadForChange(actor, tableId);
-      const definition = parseDefinition(tableId, fields, input);
-      const name = parseName(input.name, definition);
-      if (rows.some((row) => row.name === name)) throw new ConflictError(`Index ${name} already exists`, ErrorCode.indexExists);
-      const physical = physicalIndexName(definition);
-      const twin = rows.find((row) => {
-        const other = definitionOf(row, fields);
-        return other !== null && physicalIndexName(other) === physical;
-      });
-      if (twin) throw new ConflictError(`An index on ${describeIndexFields(definition.fields, definition.direction)} already exists: ${twin.name}`, ErrorCode.indexExists);
-      if (!(await build(definition, { name, origin: 'manual', onProgress }))) throw new ConflictError(`Index ${name} already exists`, ErrorCode.indexExists);
-      const created = (await indexes.findTableIndex(db, tableId, name))!;
-      return presentIndex(created, fields);
+    async createIndex(actor: Actor, tableId: number, body: unknown): Promise<IndexObject> {
+      return createIndexOn(tableId, await loadForChange(actor, tableId), body);
     },
 
     async deleteIndex(actor: Actor, tableId: number, name: string): Promise<{ name: string; deleted: true }> {
-      const { fields, rows } = await loadForChange(actor, tableId);
-      const row = rows.find((r) => r.name === name);
-      if (!row) throw new NotFoundError(`Index not found: ${name}`, ErrorCode.indexNotFound);
-      const user = await deps.neededBy?.find?.(tableId, presentIndex(row, fields));
-      if (user) throw new ConflictError(`Index ${name} is needed by ${user}`, ErrorCode.indexInUse);
-      await indexes.deleteTableIndex(db, row.id);
-      const definition = definitionOf(row, fields);
-      if (definition) await dropPhysical(definition, rows.filter((r) => r.id !== row.id), fields);
-      return { name, deleted: true };
+      return deleteIndexOf(tableId, await loadForChange(actor, tableId), name);
+    },
+
+    /** The command line's calls: the operator may change any table, and hears how a long build goes. */
+    operator: {
+      async listIndexes(tableId: number): Promise<IndexObject[]> {
+        const { fields, rows } = await loadExistingTable(tableId);
+        return rows.map((row) => presentIndex(row, fields));
+      },
+      async createIndex(tableId: number, body: unknown, onProgress?: (progress: DdlProgress) => void): Promise<IndexObject> {
+        return createIndexOn(tableId, await loadExistingTable(tableId), body, onProgress);
+      },
+      async deleteIndex(tableId: number, name: string): Promise<{ name: string; deleted: true }> {
+        return deleteIndexOf(tableId, await loadExistingTable(tableId), name);
+      },
+    },
+
+    /** Drops an index the service made (automatic or for a view), as a deletion would, without a caller. */
+    async dropIndex(tableId: number, name: string): Promise<void> {
+      await deleteIndexOf(tableId, await loadIndexes(tableId), name).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
     },
 
     /**
      * Drops every index holding a field (`fields`: the table's, that one included), inside the
-     * field deletion's transaction (SQLite refuses
-     * to drop an indexed column; PostgreSQL would drop the index with it, leaving its metadata).
+     * field deletion's transaction: SQLite refuses to drop an indexed column, and PostgreSQL
+     * would drop the index with it but leave its metadata.
      */
     async dropFieldIndexes(trx: Database['db'], field: Field, fields: readonly Field[]): Promise<void> {
       for (const row of await indexes.listTableIndexes(trx, field.tableId)) {
@@ -210,15 +240,6 @@ export function createIndexesService(deps: {
       }
     },
 
-    /** Drops an index the service made (automatic), as deleteIndex does, without a caller. */
-    async dropIndex(tableId: number, name: string): Promise<void> {
-      const { fields, rows } = await loadIndexes(tableId);
-      const row = rows.find((r) => r.name === name);
-      if (!row) return;
-      await indexes.deleteTableIndex(db, row.id);
-      const definition = definitionOf(row, fields);
-      if (definition) await dropPhysical(definition, rows.filter((r) => r.id !== row.id), fields);
-    },
   };
 }
 
