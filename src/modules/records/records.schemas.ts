@@ -32,3 +32,8 @@ export const QueryBody = Type.Object(
 export const CountResult = Type.Object({ count: Type.Integer(), total: Type.Integer(), total_approx: Type.Boolean(), restricted: Type.Boolean() });
 export const DeleteBatchBody = Type.Object({ record_ids: Type.Array(Type.Integer()) }, { additionalProperties: true });
 export const DeleteBatchResult = Type.Object({ deleted: Type.Array(Type.Integer()), not_found: Type.Array(Type.Integer()) });
+
+/** Items are checked by the service, one by one, so that a refusal names the record (`records[17]: …`). */
+export const CreateBatchBody = Type.Object({ records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
+export const UpdateBatchBody = CreateBatchBody;
+export const UpsertBatchBody = Type.Object({ match_on: Type.Array(Type.String()), records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
