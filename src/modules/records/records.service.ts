@@ -246,7 +246,7 @@ export function createRecordsService(deps: {
         try {
           await confirmCurrentMetadata(attempt);
           // One statement: the row, its search entry and the table's counters (triggers) together.
-          id = await records.insertRecord(db, tableId, newRecordColumns(values, attempt.actor, timestamp, dialect));
+          id = await records.insertRecord(db, tableId, newRecordColumns(values, table.fields, attempt.actor, timestamp, dialect));
         } catch (error) {
           if (cleanups) await runCleanups(cleanups);
           throw error;
