@@ -1,6 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../build-test-app.js';
+import { type TestContext, useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type Response, type World } from '../factories.js';
+import { accountLimit, expectRateLimitHeaders } from '../rate-limit/scenarios.js';
+
+const text = (content: string) => Buffer.from(content).toString('base64');
+
+/** Blob files under the managed disk storage: what a refused write must not leave behind. */
+function blobCount(ctx: TestContext): number {
+  const root = path.join(ctx.database.dataDir, 'files');
+  if (!fs.existsSync(root)) return 0;
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+}
+
+async function fileState(ctx: TestContext, filePath: string): Promise<string | undefined> {
+  return (await ctx.container.database.db.selectFrom('stored_files').select('state').where('path', '=', filePath).executeTakeFirst())?.state;
+}
 
 /**
  * records/create_batch, update_batch and upsert_batch (docs/api.md "Bulk writes"): the same
@@ -347,5 +363,118 @@ describe('bulk writes', () => {
       expect((await getRecord(tableId, existing)).data.name).toBe('no code needed');
       expect(await ids(tableId)).toEqual([existing]);
     });
+  });
+
+  describe('file fields', () => {
+    let tableId: number;
+    beforeAll(async () => {
+      tableId = await newTable('Files');
+    });
+    const attachment = (name: string, content: string) => ({ data: text(content), name, type: 'text/plain' });
+
+    it('create_batch stores each record\'s attachments and makes them live, as records/create does', async () => {
+      const response = await batch(tableId, 'create', { records: [{ data: { name: 'a', docs: [attachment('a.txt', 'alpha')] } }, { data: { name: 'b' } }, { data: { name: 'c', docs: [attachment('c.txt', 'gamma'), attachment('d.txt', 'delta')] } }] });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      const [a, b, c] = response.body;
+      expect(a.data.docs).toEqual([{ name: 'a.txt', path: expect.any(String), type: 'text/plain', size: 5, host: 'localhost' }]);
+      expect(b.data.docs).toEqual([]);
+      expect(c.data.docs.map((d: { name: string }) => d.name)).toEqual(['c.txt', 'd.txt']);
+      for (const doc of [...a.data.docs, ...c.data.docs]) expect(await fileState(ctx, doc.path)).toBe('live');
+      const got = await post(`/api/table/${tableId}/record/${c.id}/files/get`, { field_id: 'docs', path: c.data.docs[1].path });
+      expect(got.body).toMatchObject({ name: 'd.txt', data: text('delta') });
+    });
+
+    it('a record whose attachment cannot be stored fails the batch and leaves no blob of the others behind', async () => {
+      const blobs = blobCount(ctx);
+      const before = await ids(tableId);
+      expectError(
+        await batch(tableId, 'create', { records: [{ data: { name: 'ok', docs: [attachment('ok.txt', 'fine')] } }, { data: { name: 'bad', docs: [{ data: 'not base64!' }] } }] }),
+        400,
+        'invalid_field_value',
+        'records[1]: Invalid value for field docs: item 0: data is not valid base64',
+      );
+      expect(blobCount(ctx)).toBe(blobs);
+      expect(await ids(tableId)).toEqual(before);
+    });
+
+    it('update_batch keeps a record\'s own attachments, settles the new ones and releases the replaced ones', async () => {
+      const [first, second] = (await batch(tableId, 'create', { records: [{ data: { name: 'one', docs: [attachment('1.txt', 'one'), attachment('2.txt', 'two')] } }, { data: { name: 'two', docs: [attachment('3.txt', 'three')] } }] })).body;
+      const [kept, dropped] = first.data.docs;
+      const replaced = second.data.docs[0];
+      const blobs = blobCount(ctx);
+      const response = await batch(tableId, 'update', {
+        records: [
+          { id: first.id, data: { docs: [{ path: kept.path }] } },
+          { id: second.id, data: { docs: [attachment('4.txt', 'four')] } },
+        ],
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(response.body[0].data.docs).toEqual([kept]);
+      expect(response.body[1].data.docs).toEqual([{ name: '4.txt', path: expect.any(String), type: 'text/plain', size: 4, host: 'localhost' }]);
+      expect(blobCount(ctx)).toBe(blobs + 1);
+      expect(await fileState(ctx, kept.path)).toBe('live');
+      expect(await fileState(ctx, response.body[1].data.docs[0].path)).toBe('live');
+      expect(await fileState(ctx, dropped.path)).toBe('queued');
+      expect(await fileState(ctx, replaced.path)).toBe('queued');
+    });
+
+    it('upsert_batch treats a matched record\'s attachments as its own and stores a new record\'s', async () => {
+      const [owner] = (await batch(tableId, 'create', { records: [{ data: { name: 'upserted', email: 'files@example.com', docs: [attachment('own.txt', 'own')] } }] })).body;
+      const blobs = blobCount(ctx);
+      const response = await batch(tableId, 'upsert', {
+        match_on: ['email'],
+        records: [
+          { data: { email: 'files@example.com', docs: [{ path: owner.data.docs[0].path }, attachment('more.txt', 'more')] } },
+          { data: { email: 'fresh@example.com', docs: [attachment('fresh.txt', 'fresh')] } },
+        ],
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(response.body[0].id).toBe(owner.id);
+      expect(response.body[0].data.docs[0]).toEqual(owner.data.docs[0]);
+      expect(response.body[0].data.docs.map((d: { name: string }) => d.name)).toEqual(['own.txt', 'more.txt']);
+      expect(blobCount(ctx)).toBe(blobs + 2);
+      for (const record of response.body) for (const doc of record.data.docs) expect(await fileState(ctx, doc.path)).toBe('live');
+    });
+  });
+
+  describe('concurrency', () => {
+    it('concurrent upserts of the same new values create one record: the others update it or answer 409 having written nothing', async () => {
+      const tableId = await newTable('Upsert race');
+      for (let round = 0; round < 4; round += 1) {
+        const email = `race${round}@example.com`;
+        const responses = await Promise.all(
+          [1, 2, 3].map((n) => batch(tableId, 'upsert', { match_on: ['email'], records: [{ data: { email, amount: n } }, { data: { email: `solo${round}-${n}@example.com` } }] })),
+        );
+        for (const response of responses) {
+          if (response.status === 409) expect(response.body).toEqual({ error: { code: 'conflict', message: 'Records matching match_on changed while upsert_batch ran: nothing was written, send it again' } });
+          else expect(response.status, JSON.stringify(response.body)).toBe(200);
+        }
+        expect(responses.some((response) => response.status === 200)).toBe(true);
+        expect(await ids(tableId, { where: { email } })).toHaveLength(1);
+        // A refused batch wrote nothing, not even its other record.
+        const written = responses.flatMap((response, n) => (response.status === 200 ? [`solo${round}-${n + 1}@example.com`] : []));
+        const solos = (await post(`/api/table/${tableId}/records/query`, { where: { email: ['starts_with', `solo${round}-`] }, limit: 10 })).body.map((r: { data: { email: string } }) => r.data.email);
+        expect(solos.sort()).toEqual(written.sort());
+      }
+    });
+  });
+});
+
+describe('bulk writes and the rate limit', () => {
+  const ctx = useTestApp({ env: { TABULA_RATE_LIMIT_PER_MINUTE: String(accountLimit) } });
+
+  it('counts each batch call as one request, whatever its number of records', async () => {
+    const world = await createAccount(ctx);
+    const spaceId = (await createSpace(ctx, world, 'Limited')).id;
+    const tableId = (await createTable(ctx, world, spaceId, { name: 'Limited', fields: [{ id: 'name', name: 'Name', type: 'text' }] })).id;
+    const send = (kind: string, body: unknown) => call(ctx, 'POST', `/api/table/${tableId}/records/${kind}_batch`, { key: world.accountKey, body });
+    // createSpace and createTable used two requests of the minute.
+    const created = await send('create', { records: Array.from({ length: 1000 }, (_, n) => ({ data: { name: `n${n}` } })) });
+    expectRateLimitHeaders(created, accountLimit, accountLimit - 3);
+    const updated = await send('update', { records: created.body.slice(0, 500).map((r: { id: number }) => ({ id: r.id, data: { name: 'x' } })) });
+    expectRateLimitHeaders(updated, accountLimit, accountLimit - 4);
+    const upserted = await send('upsert', { match_on: ['name'], records: [{ data: { name: 'n999' } }, { data: { name: 'new' } }] });
+    expectRateLimitHeaders(upserted, accountLimit, accountLimit - 5);
+    expect([created.status, updated.status, upserted.status]).toEqual([200, 200, 200]);
   });
 });
