@@ -336,7 +336,7 @@ describe('bulk writes', () => {
       const refusals: Array<[unknown, string, string]> = [
         [['tags'], 'invalid_parameters', 'Invalid parameters: match_on: tags holds several values; records are matched on single-valued fields only'],
         [['docs'], 'invalid_parameters', 'Invalid parameters: match_on: docs holds several values; records are matched on single-valued fields only'],
-        [['done'], 'invalid_parameters', 'Invalid parameters: match_on: done is a checkbox field; records are matched on text, long text, email, url, number, select, user, lookup, date, datetime and time fields'],
+        [['done'], 'invalid_parameters', 'Invalid parameters: match_on: done is a checkbox field; records are matched on fields of type text, longtext, number, email, url, select, user, lookup, date, datetime, time'],
         [['nope'], 'invalid_field', 'Invalid field: nope'],
         [['id'], 'invalid_field', 'Invalid field: id'],
         [[], 'invalid_parameters', 'Invalid parameters: match_on must be a non-empty array of field ids'],

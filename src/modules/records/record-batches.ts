@@ -5,7 +5,7 @@ import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
 import type { Field } from '../fields/field.js';
 import { hooksOf } from '../fields/lifecycle.js';
 import { fieldColumnName } from '../fields/physical-names.js';
-import { getFieldType } from '../fields/registry.js';
+import { fieldTypeNames, getFieldType } from '../fields/registry.js';
 import type { Attempt } from './record-attempt.js';
 import { afterCommit, prepareValuesIo, runCleanups, type Cleanups } from './record-lifecycle.js';
 import { presentRecords, type RecordObject } from './record-reader.js';
@@ -238,7 +238,6 @@ export function createRecordBatches(deps: BatchDeps) {
       fitsOneStatement(attempt, writes.length) ? insertAll(db, attempt, writes, timestamp) : db.transaction().execute((trx) => insertAll(trx, attempt, writes, timestamp)),
     );
     await settle(attempt, writes, new Map());
-
     return { ids, values, timestamp };
   }
 
@@ -251,7 +250,7 @@ export function createRecordBatches(deps: BatchDeps) {
       const field = attempt.table.fieldsBySlug.get(slug);
       if (!field) throw new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
       if (field.multiple) throw invalidParameters(`match_on: ${slug} holds several values; records are matched on single-valued fields only`);
-      if (!getFieldType(field.type).matchable) throw invalidParameters(`match_on: ${slug} is a ${field.type} field; records are matched on text, long text, email, url, number, select, user, lookup, date, datetime and time fields`);
+      if (!getFieldType(field.type).matchable) throw invalidParameters(`match_on: ${slug} is a ${field.type} field; records are matched on fields of type ${matchableTypes.join(', ')}`);
       return field;
     });
   }
@@ -383,6 +382,9 @@ export function createRecordBatches(deps: BatchDeps) {
 }
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
+
+/** The types whose fields `match_on` takes (single-valued ones), as a refusal lists them. */
+const matchableTypes = fieldTypeNames.filter((name) => getFieldType(name).matchable);
 
 /** `{"email":"ada@example.com"}`: the match values as stored (an email trimmed), for messages. */
 function describeMatch(fields: readonly Field[], tuple: readonly unknown[]): string {
