@@ -7,6 +7,8 @@
  * and the record, then reads the page; a create with a mention also, in one transaction,
  * lists the space's members, inserts the comment, the mentioned member's notification and
  * subscription, lists the record's followers and inserts the audit event.
+ * A create-batch parses the request's records and inserts them with one multi-row statement,
+ * their search text and system columns included, in one transaction, answering the rows.
  */
 import http from 'node:http';
 import Database from 'better-sqlite3';
@@ -159,7 +161,42 @@ async function createComment(): Promise<unknown> {
   });
 }
 
-async function answer(shape: string, id: number): Promise<unknown> {
+/** The fields of the bench table, as create_batch writes them (every column of a record). */
+const slugs = Object.keys(c);
+const batchColumns = ['created_at', 'updated_at', 'created_by', '_search', ...slugs.map((slug) => c[slug])];
+const batchStatements = new Map<number, string>();
+
+function batchInsertSql(rowCount: number): string {
+  let text = batchStatements.get(rowCount);
+  if (!text) {
+    let n = 0;
+    const row = () => `(${batchColumns.map(() => p((n += 1))).join(', ')})`;
+    text = `insert into ${table} (${batchColumns.join(', ')}) values ${Array.from({ length: rowCount }, row).join(', ')} returning ${allColumns}`;
+    batchStatements.set(rowCount, text);
+  }
+  return text;
+}
+
+/** A stored value as the column takes it: JSON arrays as text, booleans as 0/1 on SQLite. */
+function columnValue(value: unknown): unknown {
+  if (Array.isArray(value)) return JSON.stringify(value);
+  if (typeof value === 'boolean' && !pgDialect) return value ? 1 : 0;
+  return value ?? null;
+}
+
+async function createBatch(body: string): Promise<unknown> {
+  const records = (JSON.parse(body) as { records: Array<{ data: Record<string, unknown> }> }).records;
+  const t = now();
+  const parameters: unknown[] = [];
+  for (const { data } of records) {
+    const search = [data.name, data.notes, data.stage, ...((data.tags as string[]) ?? [])].filter((value) => value !== undefined && value !== null).join('\n').toLowerCase();
+    parameters.push(t, t, config.userId, search);
+    for (const slug of slugs) parameters.push(columnValue(data[slug]));
+  }
+  return transaction((trx) => trx(batchInsertSql(records.length), parameters));
+}
+
+async function answer(shape: string, id: number, body: string): Promise<unknown> {
   switch (shape) {
     case 'list':
       return run(statements.list, pgDialect ? [config.stage, 0] : [800, config.stage, 0]);
@@ -182,6 +219,8 @@ async function answer(shape: string, id: number): Promise<unknown> {
         return row;
       });
     }
+    case 'create-batch':
+      return createBatch(body);
     case 'update':
       return (await run(statements.update, [Math.round(Math.random() * 1e6) / 100, now(), id]))[0];
     case 'comments-newest':
@@ -197,9 +236,10 @@ async function answer(shape: string, id: number): Promise<unknown> {
 
 const server = http.createServer((request, response) => {
   const [, shape, id] = (request.url ?? '').split('/');
-  request.resume();
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
-    answer(shape, Number(id)).then(
+    answer(shape, Number(id), Buffer.concat(chunks).toString('utf8')).then(
       (body) => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));

@@ -9,6 +9,9 @@
  * The `comments-*` shapes read a thread of `--comments` comments (default 10,000) posted
  * through comments/create before the shapes run: its newest page and a page 90 % of the way
  * back (offset 9,000 of 10,000), and post comments with a mention on another record.
+ * The `create-batch` shape sends records/create_batch with 1,000 records; its floor parses the
+ * same body and inserts the same rows with one multi-row statement in one transaction. Its
+ * records/s are printed below the table.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,7 +36,7 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,update,comments-newest,comments-deep,comments-create,views,heavy+light' },
+    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,heavy+light' },
     comments: { type: 'string', default: '10000' },
     reuse: { type: 'boolean', default: false },
     /** Concurrent clients of the files shapes (`--shapes files`): each holds a whole file in flight. */
@@ -112,7 +115,23 @@ async function prepareDataset() {
 interface Shape {
   name: string;
   service: (random: ReturnType<typeof createRandom>) => { method: 'GET' | 'POST'; path: string; body?: unknown };
-  floor: (random: ReturnType<typeof createRandom>) => string;
+  /** The floor's path, or its path and body when it needs the request's data. */
+  floor: (random: ReturnType<typeof createRandom>) => string | { path: string; body: unknown };
+  /** Records each request writes, for a records/s figure. */
+  recordsPerRequest?: number;
+}
+
+/** Records in each request of the `create-batch` shape: the most create_batch takes. */
+const batchSize = 1000;
+/**
+ * A few different batches, made and serialised once (about 300 KB each): building and
+ * stringifying 1,000 records for every request would load the client, which shares the machine.
+ */
+let batchBodies: string[] | undefined;
+
+function nextBatch(random: ReturnType<typeof createRandom>, userIds: readonly number[]): string {
+  batchBodies ??= Array.from({ length: 8 }, (_, n) => JSON.stringify({ records: Array.from(generateRecords(batchSize, userIds, 1000 + n), (data) => ({ data })) }));
+  return batchBodies[random.int(batchBodies.length)];
 }
 
 function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, thread: CommentThread | null): Shape[] {
@@ -127,6 +146,12 @@ function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, threa
     { name: 'search', service: () => ({ method: 'POST', path: `${t}/records/query`, body: { search: searchTerm, limit: 100 } }), floor: () => '/search' },
     { name: 'get', service: (r) => ({ method: 'GET', path: `${t}/record/${randomId(r)}/get` }), floor: (r) => `/get/${randomId(r)}` },
     { name: 'create', service: (r) => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(r, dataset.userIds) } }), floor: () => '/create' },
+    {
+      name: 'create-batch',
+      service: (r) => ({ method: 'POST', path: `${t}/records/create_batch`, body: nextBatch(r, dataset.userIds) }),
+      floor: (r) => ({ path: '/create-batch', body: nextBatch(r, dataset.userIds) }),
+      recordsPerRequest: batchSize,
+    },
     { name: 'update', service: (r) => ({ method: 'POST', path: `${t}/record/${randomId(r)}/update`, body: { data: { amount: r.int(1_000_000) / 100 } } }), floor: (r) => `/update/${randomId(r)}` },
     ...(thread
       ? ([
@@ -207,7 +232,9 @@ async function drive(url: string, seconds: number, next: NextRequest, headers: R
       {
         setupRequest: (request: any) => {
           const { method, path: requestPath, body } = next();
-          return { ...request, method, path: requestPath, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) };
+          // A body given as text is sent as it is (the create-batch shape's, made once).
+          const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+          return { ...request, method, path: requestPath, headers: { ...headers, 'content-type': 'application/json' }, body: payload };
         },
       },
     ],
@@ -358,6 +385,7 @@ async function runRecordShapes(wanted: Set<string>) {
   };
   const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
   const rowsOut: string[] = [];
+  const recordLines: string[] = [];
   let maxRss = readRssMb(server.child.pid!);
   let heavyLine: string | undefined;
   let viewLines: string[] = [];
@@ -365,7 +393,10 @@ async function runRecordShapes(wanted: Set<string>) {
     for (const shape of defineShapes(dataset, thread).filter((s) => wanted.has(s.name))) {
       const random = createRandom(99);
       const serviceNext = () => shape.service(random);
-      const floorNext = () => ({ method: 'POST' as const, path: shape.floor(random) });
+      const floorNext = () => {
+        const floorRequest = shape.floor(random);
+        return { method: 'POST' as const, ...(typeof floorRequest === 'string' ? { path: floorRequest } : floorRequest) };
+      };
       const auth = { authorization: `Bearer ${dataset.apiKey}` };
       log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
       const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth);
@@ -390,6 +421,10 @@ async function runRecordShapes(wanted: Set<string>) {
       const tabula = combine(tabulaSlices);
       const bare = combine(floorSlices);
       const share = bare.requestsPerSecond > 0 ? Math.round((100 * tabula.requestsPerSecond) / bare.requestsPerSecond) : 0;
+      if (shape.recordsPerRequest) {
+        const perSecond = (measurement: Measurement) => Math.round(measurement.requestsPerSecond * shape.recordsPerRequest!);
+        recordLines.push(`| ${shape.name} | ${perSecond(tabula)} records/s | | | ${perSecond(bare)} records/s | | | ${share}% | (${shape.recordsPerRequest} records a request) |`);
+      }
       rowsOut.push(
         `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${bare.requestsPerSecond.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${share}% | ${maxRss.toFixed(0)} |${tabula.errors || bare.errors ? ` errors: ${tabula.errors}/${bare.errors}` : ''}`,
       );
@@ -405,6 +440,7 @@ async function runRecordShapes(wanted: Set<string>) {
   console.log('| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const line of rowsOut) console.log(line);
+  for (const line of recordLines) console.log(line);
   console.log(`| load | ${Math.round(rows / dataset.loadSeconds)} records/s | | | | | | | (${dataset.loadSeconds.toFixed(1)} s for ${rows.toLocaleString('en')}) |`);
   if (thread) console.log(`| comments load | ${Math.round(commentCount / thread.seconds)} comments/s | | | | | | | (${thread.seconds.toFixed(1)} s for ${commentCount.toLocaleString('en')} through comments/create) |`);
   if (viewLines.length > 0) {

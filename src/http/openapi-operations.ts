@@ -51,6 +51,9 @@ export const operations: Readonly<Record<string, OperationDescription>> = {
   'POST /api/table/:tid/records/count': { operationId: 'countRecords', summary: 'Count the records a query matches, and all records of the table' },
   'POST /api/table/:tid/records/ids': { operationId: 'listRecordIds', summary: 'Every id a query matches, in its order (no limit)' },
   'POST /api/table/:tid/records/delete_batch': { operationId: 'deleteRecords', summary: 'Delete up to 1000 records by id' },
+  'POST /api/table/:tid/records/create_batch': { operationId: 'createRecords', summary: 'Create up to 1000 records at once, all or nothing' },
+  'POST /api/table/:tid/records/update_batch': { operationId: 'updateRecords', summary: 'Change up to 1000 records at once, all or nothing' },
+  'POST /api/table/:tid/records/upsert_batch': { operationId: 'upsertRecords', summary: 'Create or change up to 1000 records matched on fields, all or nothing' },
 
   'POST /api/table/:tid/record/:rid/files/create': { operationId: 'createFile', summary: 'Attach a file sent as base64 to a file field of a record' },
   'POST /api/table/:tid/record/:rid/files/upload': { operationId: 'uploadFile', summary: 'Attach a file sent as the raw request body (streamed)' },

@@ -17,6 +17,7 @@ const catalogue = {
   responseTooLarge: { code: 'response_too_large', status: 400 },
   invalidTable: { code: 'invalid_table', status: 400 },
   recordNotFound: { code: 'record_not_found', status: 400 },
+  ambiguousMatch: { code: 'ambiguous_match', status: 400 },
   commentNotFound: { code: 'comment_not_found', status: 400 },
   invalidUrl: { code: 'invalid_url', status: 400 },
   invalidIndex: { code: 'invalid_index', status: 400 },

@@ -34,6 +34,9 @@ describe('the caller and the table are checked before the body is read', () => {
     ['record update', () => `/api/table/${tableId}/record/1/update`],
     ['record delete', () => `/api/table/${tableId}/record/1/delete`],
     ['delete_batch', () => `/api/table/${tableId}/records/delete_batch`],
+    ['create_batch', () => `/api/table/${tableId}/records/create_batch`],
+    ['update_batch', () => `/api/table/${tableId}/records/update_batch`],
+    ['upsert_batch', () => `/api/table/${tableId}/records/upsert_batch`],
   ])('a reader writing through %s is refused before its body is parsed', async (_name, path) => {
     const answer = await raw(readerKey, path(), notJson);
     expect(answer.status).toBe(403);
@@ -43,7 +46,7 @@ describe('the caller and the table are checked before the body is read', () => {
     expect(readOnly.body.error.code).toBe('read_only_key');
   });
 
-  it.each(['create', 'delete_batch'])('records/%s on a table that does not exist, or of another account, answers Invalid Table before parsing', async (route) => {
+  it.each(['create', 'delete_batch', 'create_batch', 'update_batch', 'upsert_batch'])('records/%s on a table that does not exist, or of another account, answers Invalid Table before parsing', async (route) => {
     for (const path of [`/api/table/999999/records/${route}`, `/api/table/${tableId}/records/${route}`]) {
       const answer = await raw(path.includes('999999') ? owner.accountKey : stranger.accountKey, path, notJson);
       expect(answer.status).toBe(400);
@@ -66,6 +69,17 @@ describe('the caller and the table are checked before the body is read', () => {
     const answer = await raw(owner.accountKey, `/api/table/${tableId}/records/create`, notJson);
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('invalid_json');
+  });
+
+  it('bulk writes take bodies up to 64 MiB', async () => {
+    for (const route of ['create_batch', 'update_batch', 'upsert_batch']) {
+      const path = `/api/table/${tableId}/records/${route}`;
+      expect((await raw(owner.accountKey, path, Buffer.alloc(64 * 1024 * 1024 + 1, ' '))).status, route).toBe(413);
+    }
+    // Past records/create's 16 MiB, within the batches' 64.
+    const padded = Buffer.concat([Buffer.from('{"records":[]}'), Buffer.alloc(20 * 1024 * 1024, ' ')]);
+    const answer = await raw(owner.accountKey, `/api/table/${tableId}/records/create_batch`, padded);
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: [] });
   });
 
   it('record writes take bodies up to 16 MiB; queries 1 MiB', async () => {

@@ -40,6 +40,7 @@ const createRecord = (target: TestContext, key: string, tableId: number, data: R
 const updateRecord = (target: TestContext, key: string, tableId: number, recordId: number, data: Record<string, unknown>) =>
   post(target, key, `/api/table/${tableId}/record/${recordId}/update`, { data });
 
+let upserts = 0;
 const endpoints: readonly Endpoint[] = [
   { name: 'records/create', write: true, send: (t, key, tid) => createRecord(t, key, tid, { name: 'created' }) },
   { name: 'record/get', write: false, send: (t, key, tid, rid) => getRecord(t, key, tid, rid) },
@@ -49,6 +50,10 @@ const endpoints: readonly Endpoint[] = [
   { name: 'records/count', write: false, send: (t, key, tid) => count(t, key, tid) },
   { name: 'records/ids', write: false, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/ids`, {}) },
   { name: 'records/delete_batch', write: true, send: (t, key, tid, rid) => post(t, key, `/api/table/${tid}/records/delete_batch`, { record_ids: [rid] }) },
+  { name: 'records/create_batch', write: true, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/create_batch`, { records: [{ data: { name: 'batched' } }] }) },
+  { name: 'records/update_batch', write: true, send: (t, key, tid, rid) => post(t, key, `/api/table/${tid}/records/update_batch`, { records: [{ id: rid, data: { name: 'batch updated' } }] }) },
+  // A name of its own each time: an upsert matching two records would be refused.
+  { name: 'records/upsert_batch', write: true, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/upsert_batch`, { match_on: ['name'], records: [{ data: { name: `upserted ${(upserts += 1)}` } }] }) },
 ];
 const endpoint = (name: string) => endpoints.find((e) => e.name === name)!;
 const readEndpoints = endpoints.filter((e) => !e.write);
@@ -473,6 +478,36 @@ describe('metadata cache: changes by another process show in the very next answe
       await doomedField('doomed_same');
       await deleteField(a, 'doomed_same');
       expect(expectOk(await getRecord(a, owner(), tableId, recordId)).data).not.toHaveProperty('doomed_same');
+    });
+
+    it('a field added through B: A writes it at once with create_batch, update_batch and upsert_batch', async () => {
+      await warmFields();
+      expectOk(await post(a, owner(), `/api/table/${tableId}/records/create_batch`, { records: [{ data: { name: 'warm batch' } }] }), 'warm create_batch');
+      await addField(b, { id: 'batched', name: 'Batched', type: 'text' });
+      const created = expectOk(await post(a, owner(), `/api/table/${tableId}/records/create_batch`, { records: [{ data: { name: 'batch', batched: 'one' } }] }));
+      expect(created[0].data).toMatchObject({ name: 'batch', batched: 'one' });
+      const updated = expectOk(await post(a, owner(), `/api/table/${tableId}/records/update_batch`, { records: [{ id: recordId, data: { batched: 'two' } }] }));
+      expect(updated[0].data).toMatchObject({ name: 'first', batched: 'two' });
+      const upserted = expectOk(await post(a, owner(), `/api/table/${tableId}/records/upsert_batch`, { match_on: ['batched'], records: [{ data: { batched: 'two', name: 'matched' } }] }));
+      expect(upserted[0]).toMatchObject({ id: recordId, data: { name: 'matched', batched: 'two' } });
+      expectOk(await updateRecord(a, owner(), tableId, recordId, { name: 'first' }));
+    });
+
+    it('a field deleted through B: create_batch, update_batch and upsert_batch of it through A answer 400 naming the record', async () => {
+      await doomedField('doomed_batch');
+      expectOk(await post(a, owner(), `/api/table/${tableId}/records/create_batch`, { records: [{ data: { doomed_batch: 'warm' } }] }), 'warm create_batch');
+      await deleteField(b, 'doomed_batch');
+      const idsBefore = await allIds(tableId);
+      expectError(await post(a, owner(), `/api/table/${tableId}/records/create_batch`, { records: [{ data: { name: 'fine' } }, { data: { doomed_batch: 'again' } }] }), 400, {
+        error: { code: 'invalid_field', message: 'records[1]: Invalid field: doomed_batch' },
+      });
+      expectError(await post(a, owner(), `/api/table/${tableId}/records/update_batch`, { records: [{ id: recordId, data: { doomed_batch: 'again' } }] }), 400, {
+        error: { code: 'invalid_field', message: 'records[0]: Invalid field: doomed_batch' },
+      });
+      expectError(await post(a, owner(), `/api/table/${tableId}/records/upsert_batch`, { match_on: ['doomed_batch'], records: [{ data: { doomed_batch: 'doomed value' } }] }), 400, {
+        error: { code: 'invalid_field', message: 'Invalid field: doomed_batch' },
+      });
+      expect(await allIds(tableId)).toEqual(idsBefore);
     });
 
     it('a field deleted through B: a write of it through A answers 400 Invalid field', async () => {

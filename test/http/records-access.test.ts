@@ -5,7 +5,7 @@ import { useTestApp } from '../build-test-app.js';
 import { call, login } from '../factories.js';
 
 /**
- * The eight record endpoints × every kind of caller (CONTRACT §2, §4, §5; seed "Authentication").
+ * The record endpoints × every kind of caller (CONTRACT §2, §4, §5; seed "Authentication").
  * Order of checks: authentication (401) → visibility of the table (400 `Invalid Table`, exactly
  * as for a table that does not exist) → read-only key or reader role on a write (403).
  */
@@ -130,6 +130,40 @@ describe('access matrix of the record endpoints', () => {
         expect((await readAsOwner(rid)).status).toBe(400);
       },
     },
+    {
+      name: 'POST /records/create_batch',
+      method: 'POST',
+      write: true,
+      path: ({ tid }) => `${base(tid)}/records/create_batch`,
+      body: () => ({ records: [{ data: { name: 'batch one', notes: 'by caller' } }, { data: { name: 'batch two' } }] }),
+      async checkOk(body) {
+        expect(body).toMatchObject([{ title: 'batch one', data: { name: 'batch one', notes: 'by caller' } }, { title: 'batch two', data: { name: 'batch two', notes: null } }]);
+        expect((await readAsOwner(body[1].id)).body.data.name).toBe('batch two');
+      },
+    },
+    {
+      name: 'POST /records/update_batch',
+      method: 'POST',
+      write: true,
+      path: ({ tid }) => `${base(tid)}/records/update_batch`,
+      body: (_caller, { rid }) => ({ records: [{ id: rid, data: { notes: 'changed in batch' } }] }),
+      async checkOk(body, _caller, { rid }) {
+        expect(body).toMatchObject([{ id: rid, data: { name: 'seed', notes: 'changed in batch' } }]);
+        expect((await readAsOwner(rid)).body.data.notes).toBe('changed in batch');
+      },
+    },
+    {
+      name: 'POST /records/upsert_batch',
+      method: 'POST',
+      write: true,
+      path: ({ tid }) => `${base(tid)}/records/upsert_batch`,
+      // The fresh record's id as its name: unique, so that the match finds exactly that record.
+      body: (_caller, { rid }) => ({ match_on: ['name'], records: [{ data: { name: `upsert ${rid}`, notes: 'new' } }] }),
+      async checkOk(body, _caller, { rid }) {
+        expect(body).toMatchObject([{ title: `upsert ${rid}`, data: { name: `upsert ${rid}`, notes: 'new' } }]);
+        expect((await readAsOwner(body[0].id)).body.data.notes).toBe('new');
+      },
+    },
   ];
 
   /** The record and the table's ids, as the owner sees them: what a refused call leaves as it was. */
@@ -145,6 +179,7 @@ describe('access matrix of the record endpoints', () => {
     expectedOutcome,
     target: freshTarget,
     snapshot,
+    coverage: { name: 'covers every route tagged records', tags: ['records'], route: (endpoint) => endpoint.name.replace(' /', ' /api/table/{tid}/').replace('<id>', '{rid}') },
     hidden: {
       name: "answers another account's key on this table exactly as on a table id that does not exist",
       expected: () => invalidTable,

@@ -16,6 +16,8 @@ export const checkboxField: FieldType = {
   // An unchecked value may be NULL (rows older than the field): it sorts as false.
   orderKey: (column, dialect) => sql`coalesce(${column}, ${dialect.booleanLiteral(false)})`,
   searchable: false,
+  // Unchecked is false and empty alike: no value to match a record by.
+  matchable: false,
   toStored(input, field) {
     if (input === null || input === undefined) return false;
     if (typeof input !== 'boolean') throw new FieldValueError(field, `expected true or false, got ${describe(input)}`);

@@ -50,10 +50,22 @@ export interface FieldType {
   /** Does `search` look into it? Its stored value then feeds the search text. */
   readonly searchable: boolean;
   /**
+   * Can `records/upsert_batch` match records on it (`match_on`)? Only where equal stored values
+   * (compared with `=` on the column) mean the same thing; a multi-valued field never is.
+   */
+  readonly matchable: boolean;
+  /**
    * One write value (every form the specification allows) → the stored value: a scalar, an
    * array for multi-valued fields, or null when empty. Throws a FieldValueError naming the problem.
    */
   toStored(input: unknown, field: Field, ctx: WriteContext): unknown | Promise<unknown>;
+  /**
+   * The write values of this field in several records (a batch), before their toStored: looks up
+   * in one go what they reference (lookup targets), so that each toStored finds it in the
+   * request's cache instead of asking the database once per record. Inputs may be invalid:
+   * toStored judges them.
+   */
+  prefetch?(inputs: readonly unknown[], field: Field, ctx: WriteContext): Promise<void>;
   /**
    * A single value's column as the driver returns it → the stored value, for a type whose column
    * holds something else (SQLite keeps booleans as 0/1). Never given null. Absent: the column

@@ -56,6 +56,7 @@ export const fileField: FieldType = {
   columnType: (dialect) => dialect.jsonType,
   sortable: false,
   searchable: false,
+  matchable: false,
   /** The items' shapes only: an array of AttachmentInput, turned into attachments by prepare. */
   toStored(input, field) {
     if (isEmptyInput(input)) return null;

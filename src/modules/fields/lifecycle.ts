@@ -1,12 +1,12 @@
 import type { Field } from './field.js';
 import { fieldTypeNames, getFieldType } from './registry.js';
 
-type Hook = 'prepare' | 'afterCommit' | 'onRecordsDeleted' | 'onFieldDeleted';
+type Hook = 'prefetch' | 'prepare' | 'afterCommit' | 'onRecordsDeleted' | 'onFieldDeleted';
 
 /** The fields of a list whose type has each lifecycle hook. */
 export type FieldHooks = Readonly<Record<Hook, readonly Field[]>>;
 
-const hooks: readonly Hook[] = ['prepare', 'afterCommit', 'onRecordsDeleted', 'onFieldDeleted'];
+const hooks: readonly Hook[] = ['prefetch', 'prepare', 'afterCommit', 'onRecordsDeleted', 'onFieldDeleted'];
 const known = new WeakMap<readonly Field[], FieldHooks>();
 
 /**

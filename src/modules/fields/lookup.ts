@@ -35,6 +35,7 @@ export const lookupField: FieldType = {
   columnType: () => 'integer',
   sortable: false,
   searchable: false,
+  matchable: true,
   async toStored(input, field, ctx) {
     if (isEmptyInput(input)) return null;
     const items: unknown[] = Array.isArray(input) ? input : [input];
@@ -48,6 +49,10 @@ export const lookupField: FieldType = {
     if (field.multiple) return ids;
     if (ids.length > 1) throw new FieldValueError(field, 'only one record is allowed');
     return ids[0];
+  },
+  async prefetch(inputs, field, ctx) {
+    const ids = inputs.flatMap((input) => (Array.isArray(input) ? input : [input]).map(referencedId)).filter(isRecordId);
+    if (ids.length > 0) await ctx.existingRecordIds(field.settings.table_id as number, [...new Set(ids)]);
   },
   readMany(stored, field, ctx) {
     const present = (titles: Map<number, string | null>) =>

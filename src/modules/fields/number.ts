@@ -35,6 +35,7 @@ export const numberField: FieldType = {
   titleText: plainTitleText,
   sortable: true,
   searchable: false,
+  matchable: true,
   toStored(input, field) {
     if (input === null || input === undefined || input === '') return null;
     if (typeof input !== 'number' || !Number.isFinite(input)) throw new FieldValueError(field, `expected a number, got ${describe(input)}`);

@@ -43,6 +43,7 @@ export const selectField: FieldType = {
   sortable: true,
   orderKey: foldedOrderKey,
   searchable: true,
+  matchable: true,
   toStored(input, field) {
     if (isEmptyInput(input)) return null;
     const values = splitSelectInput(input, field);

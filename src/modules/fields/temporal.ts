@@ -66,6 +66,7 @@ function temporal(kind: TemporalKind): FieldType {
     titleText: plainTitleText,
     sortable: true,
     searchable: false,
+    matchable: true,
     toStored(input, field) {
       if (input === null || input === undefined || input === '') return null;
       if (typeof input === 'string' && isDateToken(input)) throw new FieldValueError(field, `date tokens such as ${describe(input)} are not accepted on writes`);

@@ -34,6 +34,7 @@ function textLike(name: 'text' | 'longtext' | 'email' | 'url'): FieldType {
     sortable: true,
     orderKey: foldedOrderKey,
     searchable: true,
+    matchable: true,
     toStored(input, field) {
       if (isEmptyInput(input)) return null;
       if (typeof input !== 'string') throw new FieldValueError(field, `expected a string, got ${describe(input)}`);

@@ -39,6 +39,7 @@ export const userField: FieldType = {
   columnType: () => 'integer',
   sortable: false,
   searchable: false,
+  matchable: true,
   async toStored(input, field, ctx) {
     if (isEmptyInput(input)) return null;
     const members = await ctx.spaceMembers();

@@ -88,13 +88,46 @@ export async function insertRecord(db: Db, tableId: number, values: Record<strin
 }
 
 /**
- * Answers the new ids in the order of `rows`: one statement takes its ids from the sequence
- * in the order it inserts its rows, so sorted they line up with them.
+ * Several records in one statement; answers their ids in the order of `rows`. The ids of one
+ * statement are drawn in row order (a serial column on PostgreSQL, the next rowid on SQLite),
+ * while neither engine promises the order in which RETURNING hands them back: sorted, they
+ * are the rows' ids in order. The caller keeps a statement under the engines' bound on
+ * parameters (SQLite: 32,766).
  */
-export async function insertRecords(db: Db, tableId: number, rows: readonly Record<string, unknown>[]): Promise<number[]> {
+export async function insertRecordRows(db: Db, tableId: number, rows: readonly Record<string, unknown>[]): Promise<number[]> {
   if (rows.length === 0) return [];
   const inserted = await db.insertInto(recordTableName(tableId)).values(rows as Record<string, unknown>[]).returning('id').execute();
   return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
+}
+
+/**
+ * Records whose `columns` equal, all together, one of `tuples` (column values), with those
+ * columns. A tuple is one `and` of equalities, tuples an `or` of them: SQLite bounds an
+ * expression's depth at 1,000, so at most `matchTuplesPerStatement` go in one statement.
+ */
+export async function findRecordsMatching(db: Db, tableId: number, columns: readonly string[], tuples: readonly (readonly unknown[])[]): Promise<Array<Record<string, unknown> & { id: number }>> {
+  const found: Array<Record<string, unknown> & { id: number }> = [];
+  for (let start = 0; start < tuples.length; start += matchTuplesPerStatement) {
+    const chunk = tuples.slice(start, start + matchTuplesPerStatement);
+    const rows = await db
+      .selectFrom(recordTableName(tableId))
+      .select(['id', ...columns])
+      .where((eb) => eb.or(chunk.map((tuple) => eb.and(columns.map((column, index) => eb(column, '=', tuple[index]))))))
+      .execute();
+    for (const row of rows) found.push({ ...row, id: Number(row.id) });
+  }
+  return found;
+}
+
+const matchTuplesPerStatement = 200;
+
+/**
+ * Locks the table's row (PostgreSQL, `dialect.rowLocks`) until the transaction ends: what
+ * must not run twice at once on one table (upserts, which look for their matches first) takes
+ * it. `no key update`: records of other tables, views and fields are not held up.
+ */
+export async function lockTableRow(db: Db, tableId: number): Promise<void> {
+  await db.selectFrom('tables').select('id').where('id', '=', tableId).forNoKeyUpdate().execute();
 }
 
 /** Whether the record existed (and so was updated). */
@@ -192,6 +225,13 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
     if (rows.length === options.limit) return rows;
   }
   return page(table);
+}
+
+/** Records by id, read as `findRecordWithVersion` reads one (the ids that exist, in no particular order). */
+export async function findRecordsById(db: Db, tableId: number, recordIds: readonly number[], selection: ReadSelection): Promise<RecordRow[]> {
+  if (recordIds.length === 0) return [];
+  const table = sql.table(recordTableName(tableId));
+  return runRead(db, sql<RecordRow>`select ${sql.raw(selectListSql(db, selection))} from ${table} as r where r.id in (${sql.join(recordIds)})`.compile(db));
 }
 
 const selectCounters = prepareQuery((db: Db, tableId: number) =>

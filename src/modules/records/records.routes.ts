@@ -3,13 +3,20 @@ import { actorOf } from '../../http/auth.plugin.js';
 import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { refuseWithoutWriteAccess } from './write-access-hook.js';
-import { CountResult, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams } from './records.schemas.js';
+import { CountResult, CreateBatchBody, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams, UpdateBatchBody, UpsertBatchBody } from './records.schemas.js';
 
 /**
  * Record writes hold at most a few long texts (a long text is up to 1,000,000 characters, 6 MB
  * when every one is a JSON escape); query bodies keep the default 1 MiB.
  */
 const writeBodyLimit = 16 * 1024 * 1024;
+/**
+ * A batch of 1,000 records averaging 64 KiB each: room for imports of ordinary records with
+ * notes and inline attachments, while one request's body (parsed, a few times its size in
+ * memory) stays far below what a server can hold for several callers at once. Records of
+ * long texts go in smaller batches, or one by one through records/create (16 MiB each).
+ */
+const batchBodyLimit = 64 * 1024 * 1024;
 
 export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const recordsService = services.records;
@@ -47,6 +54,16 @@ export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
       const ids = await recordsService.listIds(actorOf(request), request.params.tid, request.body);
       return reply.type('application/json').serializer((text: string) => text).send(ids);
     });
+    const batch = { bodyLimit: batchBodyLimit, ...writing, serializerCompiler };
+    app.post('/api/table/:tid/records/create_batch', { ...batch, schema: { tags, params: TableParams, body: CreateBatchBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
+      recordsService.createBatch(actorOf(request), request.params.tid, request.body),
+    );
+    app.post('/api/table/:tid/records/update_batch', { ...batch, schema: { tags, params: TableParams, body: UpdateBatchBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
+      recordsService.updateBatch(actorOf(request), request.params.tid, request.body),
+    );
+    app.post('/api/table/:tid/records/upsert_batch', { ...batch, schema: { tags, params: TableParams, body: UpsertBatchBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
+      recordsService.upsertBatch(actorOf(request), request.params.tid, request.body),
+    );
     app.post('/api/table/:tid/records/delete_batch', { ...writing, schema: { tags, params: TableParams, body: DeleteBatchBody, response: responses(DeleteBatchResult) } }, (request) =>
       recordsService.deleteBatch(actorOf(request), request.params.tid, request.body),
     );

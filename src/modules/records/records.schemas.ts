@@ -74,3 +74,8 @@ export const DeleteBatchBody = documentedAs(
   Type.Object({ record_ids: Type.Array(Id, { maxItems: 1000 }) }),
 );
 export const DeleteBatchResult = Type.Object({ deleted: Type.Array(Type.Integer()), not_found: Type.Array(Type.Integer()) });
+
+/** Items are checked by the service, one by one, so that a refusal names the record (`records[17]: …`). */
+export const CreateBatchBody = Type.Object({ records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
+export const UpdateBatchBody = CreateBatchBody;
+export const UpsertBatchBody = Type.Object({ match_on: Type.Array(Type.String()), records: Type.Array(Type.Unknown()) }, { additionalProperties: true });

@@ -1,9 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { checkObjectBody } from '../../shared/body-checks.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
-import { createMetadataReads, readMetadataVersion, type MetadataCache, type MetadataReads } from '../../db/metadata-cache.js';
+import { createMetadataReads, readMetadataVersion, type MetadataCache } from '../../db/metadata-cache.js';
 import { ErrorCode, QueryTimeoutError, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
 import { rateLimitBucket, type Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
@@ -24,30 +23,18 @@ import { cachedRecordTable, loadRecordTable, visibilityScope, type RecordTable }
 import { createTableSchemaCache } from './table-schema-cache.js';
 import { createCountCache } from './count-cache.js';
 import { assertResponseFits, maxResponseMegabytes } from './response-size.js';
-import { assertCanEditField, assertCanWriteRecords, buildSearchText, prepareValues, toColumns } from './record-writer.js';
+import { assertCanEditField, assertCanWriteRecords, buildSearchText, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
 import { recordSearchOf } from './search/index.js';
-import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type Cleanups, type RecordsDeletedListener } from './record-lifecycle.js';
+import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type RecordsDeletedListener } from './record-lifecycle.js';
+import type { Attempt } from './record-attempt.js';
+import { createRecordBatches, maxBatchRecords } from './record-batches.js';
 export type { RecordsDeletedListener } from './record-lifecycle.js';
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
 const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
 export const maxBatchDelete = 1000;
 
-
-function checkDataBody(body: unknown, required: boolean): unknown {
-  const data = checkObjectBody(body, ['data']).data;
-  if (data === undefined && required) throw new ValidationError('Invalid parameters: data is required');
-  return data ?? {};
-}
-
-/** One attempt at a record call: the caller, the table and the metadata reads it relies on. */
-interface Attempt {
-  actor: Actor;
-  table: RecordTable;
-  reads: MetadataReads;
-  contexts: RecordContexts;
-}
 
 export function createRecordsService(deps: {
   database: Database;
@@ -174,6 +161,16 @@ export function createRecordsService(deps: {
     return (await present(attempt, [row], attempt.table.fields, selection))[0];
   }
 
+  /** Records by id, in that order (one that is gone is left out), as readRecord presents one. */
+  async function readRecords(attempt: Attempt, recordIds: readonly number[]): Promise<RecordObject[]> {
+    const selection = knownSelection(attempt, attempt.table.fields) ?? (await buildSelection(attempt, attempt.table.fields));
+    const rows = new Map((await records.findRecordsById(db, attempt.table.id, recordIds, selection)).map((row) => [Number(row.id), row]));
+    const found = recordIds.flatMap((id) => rows.get(id) ?? []);
+    return present(attempt, found, attempt.table.fields, selection);
+  }
+
+  const batches = createRecordBatches({ database: deps.database, now, confirm: confirmCurrentMetadata, readRecords });
+
   /**
    * The query's conditions and order. Through a saved view (`view_id` other than 0), the
    * view's filters and sort replace the request's `where`, `filters`, `order_by` and
@@ -265,7 +262,7 @@ export function createRecordsService(deps: {
         let id: number;
         try {
           await confirmCurrentMetadata(attempt);
-          const columns = { ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: attempt.actor.userId };
+          const columns = newRecordColumns(values, table.fields, attempt.actor, timestamp, dialect);
           const text = buildSearchText(values);
           // The row and the table's counters (triggers) in one statement; with its search text, in one transaction.
           id =
@@ -282,58 +279,44 @@ export function createRecordsService(deps: {
         }
         if (hooks.afterCommit.length > 0) await afterCommit(values, hooks.afterCommit, contexts.write);
         // The new row is exactly what was written: present it without reading it back.
-        const row: records.RecordRow = { id, created_at: timestamp, updated_at: timestamp };
-        for (const field of table.fields) row[fieldColumnName(field.id)] = values.get(field) ?? null;
-        return (await presentRecords([row], table, table.fields, contexts.read))[0];
+        return (await presentRecords([writtenRow(id, timestamp, values, table)], table, table.fields, contexts.read))[0];
       });
     },
 
     /**
-     * The bulk path: validates every row like a create, then inserts in multi-row statements,
-     * one statement per batch, so each batch is all-or-nothing. Reports progress after each batch.
-     * Answers the number inserted. Metadata is read afresh (an import is long; its caller is trusted code).
+     * Trusted code's bulk path (the bench loader): create_batch's insert, a thousand records at
+     * a time, each thousand all-or-nothing; progress is reported after each. Answers the number
+     * inserted. Metadata is read afresh (an import is long; its caller is trusted code).
      */
     async importRecords(actor: Actor, tableId: number, rows: Iterable<unknown>, onProgress?: (inserted: number) => void): Promise<number> {
-      const { table, contexts } = await openAttempt(actor, tableId, false);
-      assertCanWriteRecords(actor, table);
-      const hooks = hooksOf(table.fields);
-      const batchSize = Math.max(1, Math.floor(30_000 / (table.fields.length + 5)));
-      let batch: Record<string, unknown>[] = [];
-      let texts: Array<string | null> = [];
-      // The batch's prepare cleanups, and its values for afterCommit (only for fields with those hooks).
-      let cleanups: Cleanups = [];
-      let written: Map<Field, unknown>[] = [];
+      const attempt = await openAttempt(actor, tableId, false);
+      assertCanWriteRecords(actor, attempt.table);
       let inserted = 0;
+      let chunk: unknown[] = [];
       const flush = async () => {
-        await db.transaction().execute(async (trx) => {
-          const ids = await records.insertRecords(trx, tableId, batch);
-          await search.writeText(trx, recordTableName(tableId), ids.map((id, i) => ({ id, text: texts[i] })));
-        });
-        inserted += batch.length;
-        batch = [];
-        texts = [];
-        cleanups = [];
-        const committed = written;
-        written = [];
-        for (const values of committed) await afterCommit(values, hooks.afterCommit, contexts.write);
+        await batches.insertNew(attempt, chunk, inserted);
+        inserted += chunk.length;
+        chunk = [];
         onProgress?.(inserted);
       };
-      try {
-        for (const data of rows) {
-          const values = await prepareValues(data, table, contexts.write, true);
-          if (hooks.prepare.length > 0) cleanups.push(...(await prepareValuesIo(values, hooks.prepare, contexts.write)));
-          if (hooks.afterCommit.length > 0) written.push(values);
-          const timestamp = now();
-          batch.push({ ...toColumns(values, dialect), created_at: timestamp, updated_at: timestamp, created_by: actor.userId });
-          texts.push(buildSearchText(values));
-          if (batch.length >= batchSize) await flush();
-        }
-        if (batch.length > 0) await flush();
-      } catch (error) {
-        await runCleanups(cleanups);
-        throw error;
+      for (const data of rows) {
+        chunk.push(data);
+        if (chunk.length === maxBatchRecords) await flush();
       }
+      if (chunk.length > 0) await flush();
       return inserted;
+    },
+
+    createBatch(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
+      return onTable(actor, tableId, (attempt) => batches.createBatch(attempt, body));
+    },
+
+    updateBatch(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
+      return onTable(actor, tableId, (attempt) => batches.updateBatch(attempt, body));
+    },
+
+    upsertBatch(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
+      return onTable(actor, tableId, (attempt) => batches.upsertBatch(attempt, body));
     },
 
     getRecord(actor: Actor, tableId: number, recordId: number): Promise<RecordObject> {
@@ -354,38 +337,30 @@ export function createRecordsService(deps: {
         const changes = await prepareValues(data, table, contexts.write, false);
         const hooks = hooksOf(table.fields);
         const cleanups = hooks.prepare.length > 0 ? await prepareValuesIo(changes, hooks.prepare, contexts.write) : undefined;
-        // Fields whose type is told after the commit what their new value replaced.
-        const replacing = hooks.afterCommit.length > 0 ? hooks.afterCommit.filter((f) => changes.has(f)) : hooks.afterCommit;
+        const plan = planUpdate(table, changes, hooks);
         const previous = new Map<Field, unknown>();
         try {
           await confirmCurrentMetadata(attempt);
           const columns: Record<string, unknown> = { ...toColumns(changes, dialect), updated_at: now() };
-          const searchable = table.fields.filter((f) => getFieldType(f.type).searchable);
-          const searchChanged = [...changes.keys()].some((f) => searchable.includes(f));
-          if (!searchChanged && replacing.length === 0) {
+          if (plan.reads.length === 0) {
             // The search text stays as it is: one statement, which also tells whether the record exists.
             if (!(await records.updateRecord(db, tableId, recordId, columns))) throw recordNotFound();
           } else {
             // The search text is rebuilt from the stored values merged with the changes (and the
             // replaced values are read), read and written in one transaction.
             await db.transaction().execute(async (trx) => {
-              const read = [...new Set([...(searchChanged ? searchable : []), ...replacing])];
-              const [row] = await records.findRecordRows(trx, tableId, [recordId], read.map((f) => fieldColumnName(f.id)));
+              const [row] = await records.findRecordRows(trx, tableId, [recordId], plan.reads.map((f) => fieldColumnName(f.id)));
               if (!row) throw recordNotFound();
-              for (const f of replacing) previous.set(f, fromColumnValue(f, row[fieldColumnName(f.id)]));
+              const text = completeUpdate(plan, row, changes, previous);
               await records.updateRecord(trx, tableId, recordId, columns);
-              if (searchChanged) {
-                const merged = new Map(searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
-                for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
-                await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text: buildSearchText(merged) }]);
-              }
+              if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
             });
           }
         } catch (error) {
           if (cleanups) await runCleanups(cleanups);
           throw error;
         }
-        if (replacing.length > 0) await afterCommit(changes, replacing, contexts.write, previous);
+        if (plan.replacing.length > 0) await afterCommit(changes, plan.replacing, contexts.write, previous);
         return readRecord(attempt, recordId);
       });
     },

@@ -1,0 +1,395 @@
+import type { Database } from '../../db/database.js';
+import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
+import { AppError, ConflictError, ErrorCode, ValidationError } from '../../shared/errors.js';
+import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
+import type { Field } from '../fields/field.js';
+import { hooksOf } from '../fields/lifecycle.js';
+import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
+import { fieldTypeNames, getFieldType } from '../fields/registry.js';
+import type { Attempt } from './record-attempt.js';
+import { afterCommit, prepareValuesIo, runCleanups, type Cleanups } from './record-lifecycle.js';
+import { presentRecords, type RecordObject } from './record-reader.js';
+import {
+  assertCanWriteRecords,
+  buildSearchText,
+  checkDataBody,
+  checkRequiredFields,
+  completeUpdate,
+  newRecordColumns,
+  planUpdate,
+  prefetchReferences,
+  prepareValues,
+  toColumns,
+  writtenRow,
+} from './record-writer.js';
+import * as records from './records.repository.js';
+import { recordSearchOf } from './search/index.js';
+
+/**
+ * records/create_batch, update_batch and upsert_batch: up to 1,000 records in one call, all or
+ * nothing. Each record goes through the single calls' own steps (record-writer: the body, every
+ * value through its type, required fields; record-lifecycle: the types' I/O before the
+ * transaction and their work after the commit), and a refusal names the record:
+ * `records[17]: Invalid field: foo`. Nothing is written until every record has passed.
+ */
+
+export const maxBatchRecords = 1000;
+
+/** SQLite's bound on the parameters of one statement (PostgreSQL's is 65,535). */
+const maxStatementParameters = 32_766;
+
+/**
+ * Rows of each insert statement for `count` new records of `columns` columns: powers of two, so
+ * that a table's inserts come in a handful of shapes whose compiled statements SQLite keeps (a
+ * thousand sizes would fill its statement cache with megabytes of programs), at most 128 (past
+ * that, compiling and running one statement grows faster than its rows: measured on SQLite,
+ * 1,000 rows in statements of 100 took 8 ms, in one statement 13 ms) and within the bound on
+ * parameters. 1,000 records: 7 × 128 + 64 + 32 + 8.
+ */
+export function insertStatementSizes(count: number, columns: number): number[] {
+  let largest = 1;
+  while (largest * 2 <= 128 && largest * 2 * columns <= maxStatementParameters) largest *= 2;
+  const sizes: number[] = [];
+  for (let left = count; left > 0; ) {
+    let size = largest;
+    while (size > left) size /= 2;
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
+
+/** What the batches need of the records service around them. */
+export interface BatchDeps {
+  database: Database;
+  now(): string;
+  /** Confirms the metadata the attempt relied on against the version now: just before writing. */
+  confirm(attempt: Attempt): Promise<void>;
+  /** Records by id, presented as record get presents them, in the order of `ids`. */
+  readRecords(attempt: Attempt, ids: readonly number[]): Promise<RecordObject[]>;
+}
+
+/** One record of a batch on its way to the database: its index in `records` and its stored values. */
+interface Write {
+  index: number;
+  values: Map<Field, unknown>;
+  /** The record it updates; undefined for a new one. */
+  id?: number;
+}
+
+/** A refusal of one record (4xx, or a storage failure), its message naming the record. */
+function ofRecord(index: number, error: unknown): unknown {
+  // The error was made for this record's step alone: naming the record changes nothing else.
+  if (error instanceof AppError) error.message = `records[${index}]: ${error.message}`;
+  return error;
+}
+
+/** Runs one record's step: a refusal names the record. */
+async function forRecord<T>(index: number, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw ofRecord(index, error);
+  }
+}
+
+/** `records` of a batch body: an array of at most 1,000 items (an empty one does nothing). */
+function recordsOf(body: unknown, allowed: readonly string[]): { members: Record<string, unknown>; items: unknown[] } {
+  const members = checkObjectBody(body, allowed);
+  const items = members.records;
+  if (items === undefined) throw invalidParameters('records is required');
+  if (!Array.isArray(items)) throw invalidParameters('records must be an array');
+  if (items.length > maxBatchRecords) throw invalidParameters(`records takes at most ${maxBatchRecords} records, got ${items.length}`);
+  return { members, items };
+}
+
+/** The `data` of every item `{data}`, checked as records/create checks its body. */
+async function dataOfItems(items: readonly unknown[]): Promise<unknown[]> {
+  const datas: unknown[] = [];
+  for (const [index, item] of items.entries()) datas.push(await forRecord(index, () => checkDataBody(item, false, ['data'], 'record')));
+  return datas;
+}
+
+/** Every value through its type and the required checks (`creating`: all required fields), references looked up in one batch. */
+async function prepareAll(attempt: Attempt, datas: readonly unknown[], creating: boolean, firstIndex = 0): Promise<Map<Field, unknown>[]> {
+  const { table, contexts } = attempt;
+  const { prefetch } = hooksOf(table.fields);
+  if (prefetch.length > 0) await prefetchReferences(datas, prefetch, contexts.write);
+  const values: Map<Field, unknown>[] = [];
+  // One try around the loop rather than a step per record: this is the hot part of a batch.
+  try {
+    for (const data of datas) values.push(await prepareValues(data, table, contexts.write, creating));
+  } catch (error) {
+    throw ofRecord(firstIndex + values.length, error);
+  }
+  return values;
+}
+
+/**
+ * The types' I/O of every record (file fields store what they bring), once all of them passed
+ * validation; an update's own attachments are kept. Undone on the first failure.
+ */
+async function prepareIo(attempt: Attempt, writes: readonly Write[]): Promise<Cleanups> {
+  const { prepare } = hooksOf(attempt.table.fields);
+  const cleanups: Cleanups = [];
+  if (prepare.length === 0) return cleanups;
+  const { contexts } = attempt;
+  try {
+    for (const write of writes) {
+      contexts.recordId = write.id;
+      cleanups.push(...(await forRecord(write.index, () => prepareValuesIo(write.values, prepare, contexts.write))));
+    }
+  } catch (error) {
+    await runCleanups(cleanups);
+    throw error;
+  } finally {
+    contexts.recordId = undefined;
+  }
+  return cleanups;
+}
+
+/**
+ * After the commit: the types' work (file fields settle what they stored and release what was
+ * replaced). `previous` holds what each update replaced, by record index; a new record has none.
+ */
+async function settle(attempt: Attempt, writes: readonly Write[], previous: ReadonlyMap<number, Map<Field, unknown>>): Promise<void> {
+  const fields = hooksOf(attempt.table.fields).afterCommit;
+  if (fields.length === 0) return;
+  for (const write of writes) await afterCommit(write.values, fields, attempt.contexts.write, previous.get(write.index));
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id, index) => id === b[index]);
+}
+
+export function createRecordBatches(deps: BatchDeps) {
+  const { db, dialect } = deps.database;
+  const search = recordSearchOf(dialect.name);
+
+  /** Columns of a new record: the table's fields and four system columns. */
+  const columnsOf = (attempt: Attempt) => attempt.table.fields.length + 4;
+
+  /** New records in multi-row statements (insertStatementSizes); their ids in order. */
+  async function insertAll(executor: Database['db'], attempt: Attempt, writes: readonly Write[], timestamp: string): Promise<number[]> {
+    const { table, actor } = attempt;
+    const rows = writes.map((write) => newRecordColumns(write.values, table.fields, actor, timestamp, dialect));
+    const ids: number[] = [];
+    let start = 0;
+    for (const size of insertStatementSizes(rows.length, columnsOf(attempt))) {
+      ids.push(...(await records.insertRecordRows(executor, table.id, rows.slice(start, start + size))));
+      start += size;
+    }
+    await search.writeText(executor, recordTableName(table.id), ids.map((id, n) => ({ id, text: buildSearchText(writes[n].values) })));
+    return ids;
+  }
+
+  /**
+   * Updates in the caller's transaction, as record/update makes them: the stored values an
+   * update needs (search text, replaced attachments) read for all of them in one statement.
+   * Answers the values each replaced, by record index.
+   */
+  async function updateAll(executor: Database['db'], attempt: Attempt, writes: readonly Write[], timestamp: string): Promise<Map<number, Map<Field, unknown>>> {
+    const { table } = attempt;
+    const hooks = hooksOf(table.fields);
+    const plans = writes.map((write) => planUpdate(table, write.values, hooks));
+    const reads = [...new Set(plans.flatMap((plan) => plan.reads))];
+    const ids = writes.map((write) => write.id!);
+    const stored = reads.length === 0 ? new Map() : new Map((await records.findRecordRows(executor, table.id, ids, reads.map((f) => fieldColumnName(f.id)))).map((row) => [Number(row.id), row]));
+    const previous = new Map<number, Map<Field, unknown>>();
+    for (const [n, write] of writes.entries()) {
+      await forRecord(write.index, async () => {
+        const columns: Record<string, unknown> = { ...toColumns(write.values, dialect), updated_at: timestamp };
+        const replaced = new Map<Field, unknown>();
+        let text: string | null | undefined;
+        if (plans[n].reads.length > 0) {
+          const row = stored.get(write.id!);
+          if (!row) throw recordNotFound();
+          text = completeUpdate(plans[n], row, write.values, replaced);
+        }
+        if (!(await records.updateRecord(executor, table.id, write.id!, columns))) throw recordNotFound();
+        if (text !== undefined) await search.writeText(executor, recordTableName(table.id), [{ id: write.id!, text }]);
+        previous.set(write.index, replaced);
+      });
+    }
+    return previous;
+  }
+
+  /** Runs `write` after confirming the metadata; the types' I/O is undone if it fails. */
+  async function commit<T>(attempt: Attempt, cleanups: Cleanups, write: () => Promise<T>): Promise<T> {
+    try {
+      await deps.confirm(attempt);
+      return await write();
+    } catch (error) {
+      await runCleanups(cleanups);
+      throw error;
+    }
+  }
+
+  /**
+   * New records from their `data` (already out of their items), inserted together: the one bulk
+   * insert path, of create_batch and of the service's own imports. `firstIndex` numbers them in
+   * messages. Answers their ids, values and creation time.
+   */
+  async function insertNew(attempt: Attempt, datas: readonly unknown[], firstIndex = 0) {
+    const values = await prepareAll(attempt, datas, true, firstIndex);
+    const writes: Write[] = values.map((v, offset) => ({ index: firstIndex + offset, values: v }));
+    const cleanups = await prepareIo(attempt, writes);
+    const timestamp = deps.now();
+    const ids = await commit(attempt, cleanups, () =>
+      db.transaction().execute((trx) => insertAll(trx, attempt, writes, timestamp)),
+    );
+    await settle(attempt, writes, new Map());
+    return { ids, values, timestamp };
+  }
+
+  /** The `match_on` fields of an upsert: known, writable by value, and single-valued. */
+  function matchFieldsOf(raw: unknown, attempt: Attempt): Field[] {
+    if (raw === undefined) throw invalidParameters('match_on is required');
+    if (!Array.isArray(raw) || raw.length === 0 || raw.some((slug) => typeof slug !== 'string')) throw invalidParameters('match_on must be a non-empty array of field ids');
+    if (new Set(raw).size !== raw.length) throw invalidParameters('match_on names a field twice');
+    return (raw as string[]).map((slug) => {
+      const field = attempt.table.fieldsBySlug.get(slug);
+      if (!field) throw new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
+      if (field.multiple) throw invalidParameters(`match_on: ${slug} holds several values; records are matched on single-valued fields only`);
+      if (!getFieldType(field.type).matchable) throw invalidParameters(`match_on: ${slug} is a ${field.type} field; records are matched on fields of type ${matchableTypes.join(', ')}`);
+      return field;
+    });
+  }
+
+  /** The existing records of each match key (the JSON text of the stored match values). */
+  async function findMatches(executor: Database['db'], attempt: Attempt, fields: readonly Field[], tuples: readonly (readonly unknown[])[]): Promise<Map<string, number[]>> {
+    const columns = fields.map((f) => fieldColumnName(f.id));
+    const parameters = tuples.map((tuple) => tuple.map((value, index) => toColumnValue(fields[index], value, dialect)));
+    const matches = new Map<string, number[]>();
+    for (const row of await records.findRecordsMatching(executor, attempt.table.id, columns, parameters)) {
+      const key = JSON.stringify(fields.map((f, index) => fromColumnValue(f, row[columns[index]])));
+      matches.set(key, [...(matches.get(key) ?? []), row.id].sort((a, b) => a - b));
+    }
+    return matches;
+  }
+
+  return {
+    insertNew,
+
+    /** `{records: [{data}, …]}` → the created records, in order, as records/create answers each. */
+    async createBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
+      assertCanWriteRecords(attempt.actor, attempt.table);
+      const { items } = recordsOf(body, ['records']);
+      const { ids, values, timestamp } = await insertNew(attempt, await dataOfItems(items));
+      const { table, contexts } = attempt;
+      // The new rows are exactly what was written: presented without reading them back.
+      return presentRecords(ids.map((id, n) => writtenRow(id, timestamp, values[n], table)), table, table.fields, contexts.read);
+    },
+
+    /** `{records: [{id, data}, …]}`: each record changes as record/update changes it → the updated records, in order. */
+    async updateBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
+      const { table } = attempt;
+      assertCanWriteRecords(attempt.actor, table);
+      const { items } = recordsOf(body, ['records']);
+      const ids: number[] = [];
+      const datas: unknown[] = [];
+      const firstIndexOf = new Map<number, number>();
+      for (const [index, item] of items.entries()) {
+        await forRecord(index, () => {
+          datas.push(checkDataBody(item, true, ['id', 'data'], 'record'));
+          const id = (item as { id?: unknown }).id;
+          if (id === undefined) throw invalidParameters('id is required');
+          if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > 2_147_483_647) throw invalidParameters('id must be a record id');
+          ids.push(id as number);
+        });
+        const earlier = firstIndexOf.get(ids[index]);
+        if (earlier !== undefined) throw invalidParameters(`records[${earlier}] and records[${index}] both update record ${ids[index]}; send one update per record`);
+        firstIndexOf.set(ids[index], index);
+      }
+      const values = await prepareAll(attempt, datas, false);
+      // Before any I/O: a batch naming a record that does not exist stores nothing.
+      const existing = await records.findExistingIds(db, table.id, ids);
+      const missing = ids.findIndex((id) => !existing.has(id));
+      if (missing !== -1) throw ofRecord(missing, recordNotFound());
+      const writes: Write[] = values.map((v, index) => ({ index, values: v, id: ids[index] }));
+      const cleanups = await prepareIo(attempt, writes);
+      const timestamp = deps.now();
+      const previous = await commit(attempt, cleanups, () => db.transaction().execute((trx) => updateAll(trx, attempt, writes, timestamp)));
+      await settle(attempt, writes, previous);
+      return deps.readRecords(attempt, ids);
+    },
+
+    /**
+     * `{match_on: [slug, …], records: [{data}, …]}`: each record updates the one existing record
+     * whose `match_on` values equal its own, or is created when none does → the records, in order.
+     */
+    async upsertBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
+      const { table } = attempt;
+      assertCanWriteRecords(attempt.actor, table);
+      const { members, items } = recordsOf(body, ['match_on', 'records']);
+      const fields = matchFieldsOf(members.match_on, attempt);
+      const datas = await dataOfItems(items);
+      // Checked as updates first (the values given); those that match nothing as creations below.
+      const values = await prepareAll(attempt, datas, false);
+      const keys: string[] = [];
+      const tuples: unknown[][] = [];
+      const firstIndexOf = new Map<string, number>();
+      for (const [index, stored] of values.entries()) {
+        const tuple = await forRecord(index, () =>
+          fields.map((field) => {
+            if (!stored.has(field)) throw invalidParameters(`match_on field ${field.slug} is missing from data`);
+            const value = stored.get(field);
+            if (value === null || value === undefined) throw invalidParameters(`match_on field ${field.slug} is empty`);
+            return value;
+          }),
+        );
+        const key = JSON.stringify(tuple);
+        const earlier = firstIndexOf.get(key);
+        if (earlier !== undefined) throw invalidParameters(`records[${earlier}] and records[${index}] have the same match_on values ${describeMatch(fields, tuple)}`);
+        firstIndexOf.set(key, index);
+        keys.push(key);
+        tuples.push(tuple);
+      }
+      const found = await findMatches(db, attempt, fields, tuples);
+      const writes: Write[] = [];
+      for (const [index, key] of keys.entries()) {
+        const matched = found.get(key) ?? [];
+        if (matched.length > 1) {
+          throw ofRecord(index, new ValidationError(`match_on values ${describeMatch(fields, tuples[index])} match ${matched.length} records (${matched.join(', ')})`, ErrorCode.ambiguousMatch));
+        }
+        if (matched.length === 0) await forRecord(index, () => checkRequiredFields(values[index], table, true));
+        writes.push({ index, values: values[index], id: matched[0] });
+      }
+      const cleanups = await prepareIo(attempt, writes);
+      const timestamp = deps.now();
+      const creating = writes.filter((write) => write.id === undefined);
+      const updating = writes.filter((write) => write.id !== undefined);
+      const previous = await commit(attempt, cleanups, () =>
+        db.transaction().execute(async (trx) => {
+          // One upsert of a table at a time (PostgreSQL; SQLite has one writer): the matches found
+          // above must still hold, else another write got in between and this one is refused.
+          if (dialect.rowLocks) await records.lockTableRow(trx, table.id);
+          const now = await findMatches(trx, attempt, fields, tuples);
+          if (keys.some((key) => !sameIds(now.get(key) ?? [], found.get(key) ?? []))) {
+            throw new ConflictError('Records matching match_on changed while upsert_batch ran: nothing was written, send it again');
+          }
+          const created = await insertAll(trx, attempt, creating, timestamp);
+          for (const [n, write] of creating.entries()) write.id = created[n];
+          return updateAll(trx, attempt, updating, timestamp);
+        }),
+      );
+      await settle(attempt, writes, previous);
+      return deps.readRecords(
+        attempt,
+        writes.map((write) => write.id!),
+      );
+    },
+  };
+}
+
+const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
+
+/** The types whose fields `match_on` takes (single-valued ones), as a refusal lists them. */
+const matchableTypes = fieldTypeNames.filter((name) => getFieldType(name).matchable);
+
+/** `{"email":"ada@example.com"}`: the match values as stored (an email trimmed), for messages. */
+function describeMatch(fields: readonly Field[], tuple: readonly unknown[]): string {
+  return JSON.stringify(Object.fromEntries(fields.map((field, index) => [field.slug, tuple[index]])));
+}
+
+export type RecordBatches = ReturnType<typeof createRecordBatches>;
