@@ -1,5 +1,5 @@
-import type { Container } from '../src/container.js';
-import type { Actor } from '../src/modules/auth/actor.js';
+import { execFileSync } from 'node:child_process';
+import { startProcess, stopProcess } from './processes.js';
 
 /** A small deterministic PRNG (mulberry32), so every run loads the same data. */
 export function createRandom(seed: number) {
@@ -23,44 +23,84 @@ export function makeWords(random: ReturnType<typeof createRandom>, count: number
 }
 
 export interface BenchTable {
-  actor: Actor;
   apiKey: string;
   tableId: number;
   targetTableId: number;
   userIds: number[];
+  /** Seconds the records took through records/create_batch. */
+  loadSeconds: number;
 }
 
-/** Account, ten members, a 1,000-row lookup target and the 10-field table the shapes query. */
-export async function createBenchTables(container: Container): Promise<BenchTable> {
-  const { services } = container;
-  const account = await services.accounts.createAccount({ email: 'bench@example.com', name: 'Bench', password: 'bench-password' });
-  const actor = await services.keys.authenticateKey(account.api_key, '127.0.0.1');
-  const space = await services.spaces.createSpace(actor, { name: 'Bench' });
+/** Records in each create_batch request of the load: the most the call takes. */
+const loadBatch = 1000;
+/** create_batch requests in flight while loading. */
+const loadClients = 2;
+
+/**
+ * Everything as a new user would make it, nothing through internal calls: the account and ten
+ * users through the command line (`init`, `users create`), then through the HTTP API of a
+ * server started for the load (automatic indexes off, so the load's own reads build none): a
+ * space with those members, a 1,000-record lookup target and the 10-field Deals table, whose
+ * `rows` records go in through records/create_batch.
+ */
+export async function loadBenchThroughApi(options: { dataDir: string; env: Record<string, string>; rows: number; log: (line: string) => void }): Promise<BenchTable> {
+  const { dataDir, env, rows, log } = options;
+  const cli = (args: string[]) => JSON.parse(execFileSync('node', ['dist/main.js', ...args, '--data', dataDir, '--json'], { env: { ...process.env, ...env } }).toString());
+  const owner = cli(['init', '--email', 'bench@example.com', '--name', 'Bench', '--password', 'bench-password']) as { api_key: string };
   const userIds: number[] = [];
-  for (let i = 0; i < 10; i += 1) {
-    const user = await services.users.createUser(account.account_id, { email: `member${i}@example.com`, name: `Member ${i}`, password: 'member-password' });
-    await services.spaces.addMember(actor, space.id, { user_id: user.id, role: 'editor' });
-    userIds.push(user.id);
+  for (let i = 0; i < 10; i += 1) userIds.push((cli(['users', 'create', '--email', `member${i}@example.com`, '--name', `Member ${i}`, '--password', 'member-password']) as { id: number }).id);
+  const server = await startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...env, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', TABULA_AUTO_INDEXES: 'off', LOG_LEVEL: 'error' });
+  try {
+    const api = async (path: string, body: unknown) => {
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${owner.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+      return response.json() as Promise<any>;
+    };
+    const space = await api('/api/spaces/create', { name: 'Bench' });
+    for (const userId of userIds) await api(`/api/space/${space.id}/members/add`, { user_id: userId, role: 'editor' });
+    const target = await api(`/api/space/${space.id}/tables/create`, { name: 'Companies', fields: [{ name: 'Name', type: 'text' }] });
+    const random = createRandom(7);
+    await api(`/api/table/${target.id}/records/create_batch`, { records: Array.from({ length: 1000 }, () => ({ data: { name: makeWords(random, 2).join(' ') } })) });
+    const table = await api(`/api/space/${space.id}/tables/create`, {
+      name: 'Deals',
+      fields: [
+        { id: 'name', name: 'Name', type: 'text' },
+        { id: 'notes', name: 'Notes', type: 'longtext' },
+        { id: 'amount', name: 'Amount', type: 'number', decimals: 2 },
+        { id: 'stage', name: 'Stage', type: 'select', options: stages.map((value) => ({ value })) },
+        { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: tags.map((value) => ({ value })) },
+        { id: 'owner', name: 'Owner', type: 'user' },
+        { id: 'due', name: 'Due', type: 'date' },
+        { id: 'closed_at', name: 'Closed at', type: 'datetime' },
+        { id: 'won', name: 'Won', type: 'checkbox' },
+        { id: 'company', name: 'Company', type: 'lookup', table_id: target.id },
+      ],
+    });
+    const records = generateRecords(rows, userIds);
+    const started = performance.now();
+    let loaded = 0;
+    let reported = 0;
+    const client = async () => {
+      for (;;) {
+        const batch: Array<{ data: unknown }> = [];
+        for (let next = records.next(); !next.done; next = records.next()) {
+          batch.push({ data: next.value });
+          if (batch.length === loadBatch) break;
+        }
+        if (batch.length === 0) return;
+        await api(`/api/table/${table.id}/records/create_batch`, { records: batch });
+        loaded += batch.length;
+        if (loaded - reported >= rows / 20 || loaded === rows) {
+          reported = loaded;
+          log(`  loaded ${loaded.toLocaleString('en')} / ${rows.toLocaleString('en')} records through create_batch (${Math.round(loaded / ((performance.now() - started) / 1000))} records/s)`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: loadClients }, client));
+    return { apiKey: owner.api_key, tableId: table.id, targetTableId: target.id, userIds, loadSeconds: (performance.now() - started) / 1000 };
+  } finally {
+    await stopProcess(server.child);
   }
-  const target = await services.tables.createTable(actor, space.id, { name: 'Companies', fields: [{ name: 'Name', type: 'text' }] });
-  const random = createRandom(7);
-  await services.records.importRecords(actor, target.id, Array.from({ length: 1000 }, () => ({ name: makeWords(random, 2).join(' ') })));
-  const table = await services.tables.createTable(actor, space.id, {
-    name: 'Deals',
-    fields: [
-      { id: 'name', name: 'Name', type: 'text' },
-      { id: 'notes', name: 'Notes', type: 'longtext' },
-      { id: 'amount', name: 'Amount', type: 'number', decimals: 2 },
-      { id: 'stage', name: 'Stage', type: 'select', options: stages.map((value) => ({ value })) },
-      { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: tags.map((value) => ({ value })) },
-      { id: 'owner', name: 'Owner', type: 'user' },
-      { id: 'due', name: 'Due', type: 'date' },
-      { id: 'closed_at', name: 'Closed at', type: 'datetime' },
-      { id: 'won', name: 'Won', type: 'checkbox' },
-      { id: 'company', name: 'Company', type: 'lookup', table_id: target.id },
-    ],
-  });
-  return { actor, apiKey: account.api_key, tableId: table.id, targetTableId: target.id, userIds };
 }
 
 function pad(n: number): string {

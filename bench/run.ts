@@ -1,17 +1,18 @@
 /**
- * `npm run bench -- --rows 1000000 --db sqlite|postgres`: loads a 10-field table through the
- * service's bulk path, then drives the real server and the floor (same SQL, bare node:http)
- * with autocannon on each shape, and prints requests/s, p50, p99 and server RSS side by side.
- * Each shape's time is cut into `--slices` turns that alternate between Tabula and the floor,
- * so that a slow moment of the machine weighs on both rather than on one of them.
+ * `npm run bench -- --rows 1000000 --db sqlite|postgres`: makes a 10-field table as a user
+ * would (account and users through the command line, everything else through the HTTP API, the
+ * records through records/create_batch), then drives the real server and the floor (same SQL,
+ * bare node:http) with autocannon on each shape, and prints requests/s, p50, p99 and server RSS
+ * side by side. The shapes an index decides (list, list-deep, count, count-after-write) run
+ * twice: before any index (automatic indexes off), then with the default settings once the
+ * list queries have had their automatic index built. Each shape's time is cut into `--slices`
+ * turns that alternate between Tabula and the floor, so that a slow moment of the machine
+ * weighs on both rather than on one of them.
  * The `views` shape compares query, count and ids through a saved view (made in a session
  * through the public API) with the same request without it, in the same alternating slices.
  * The `comments-*` shapes read a thread of `--comments` comments (default 10,000) posted
  * through comments/create before the shapes run: its newest page and a page 90 % of the way
  * back (offset 9,000 of 10,000), and post comments with a mention on another record.
- * The `create-batch` shape sends records/create_batch with 1,000 records; its floor parses the
- * same body and inserts the same rows with one multi-row statement in one transaction. Its
- * records/s are printed below the table.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,14 +20,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
+import Database from 'better-sqlite3';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { createContainer } from '../src/container.js';
-import { listFields } from '../src/modules/tables/tables.repository.js';
-import { createBenchTables, createRandom, generateRecords, makeRecord, makeWords } from './dataset.js';
+import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWords } from './dataset.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
-import { readRssMb, startProcess } from './processes.js';
+import { readRssMb, startProcess, stopProcess } from './processes.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -36,7 +34,7 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,count,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,heavy+light' },
+    shapes: { type: 'string', default: 'list,list-deep,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,heavy+light' },
     comments: { type: 'string', default: '10000' },
     reuse: { type: 'boolean', default: false },
     /** Concurrent clients of the files shapes (`--shapes files`): each holds a whole file in flight. */
@@ -62,14 +60,27 @@ function log(line: string) {
   process.stderr.write(`${line}\n`);
 }
 
-async function adminQuery(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
+async function adminQuery(statement: string, url = adminUrl) {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query(statement)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** The floor works on the database directly: the physical column of each field of the table. */
+async function readFieldColumns(tableId: number): Promise<Record<string, string>> {
+  const statement = `select id, slug from fields where table_id = ${Number(tableId)}`;
+  let fields: Array<{ id: number; slug: string }>;
+  if (engine === 'postgres') fields = await adminQuery(statement, databaseUrl!);
+  else {
+    const db = new Database(path.join(dataDir, 'tabula.db'), { readonly: true });
+    fields = db.prepare(statement).all() as Array<{ id: number; slug: string }>;
+    db.close();
+  }
+  return Object.fromEntries(fields.map((f) => [f.slug, `f_${f.id}`]));
 }
 
 /** Loads the dataset (or reuses the previous one with --reuse) and returns what the shapes need. */
@@ -84,30 +95,13 @@ async function prepareDataset() {
     await adminQuery(`drop database if exists ${datasetName} with (force)`);
     await adminQuery(`create database ${datasetName}`);
   }
-  const container = await createContainer(loadConfig({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, { data: dataDir }));
-  const bench = await createBenchTables(container);
-  const started = performance.now();
-  let lastReported = 0;
-  await container.services.records.importRecords(bench.actor, bench.tableId, generateRecords(rows, bench.userIds), (inserted) => {
-    if (inserted - lastReported >= rows / 20 || inserted === rows) {
-      lastReported = inserted;
-      const seconds = (performance.now() - started) / 1000;
-      log(`  loaded ${inserted.toLocaleString('en')} / ${rows.toLocaleString('en')} records (${Math.round(inserted / seconds)} records/s)`);
-    }
-  });
-  const loadSeconds = (performance.now() - started) / 1000;
-  // What autovacuum does after a bulk load: statistics for the planner, a visibility map for index-only scans.
-  if (engine === 'postgres') await sql`vacuum (analyze) ${sql.table(`rec_${bench.tableId}`)}`.execute(container.database.db);
-  else await sql`analyze`.execute(container.database.db);
-  const fields = await listFields(container.database.db, bench.tableId);
-  await container.close();
-  const dataset = {
-    tableId: bench.tableId,
-    apiKey: bench.apiKey,
-    userIds: bench.userIds,
-    loadSeconds,
-    columns: Object.fromEntries(fields.map((f) => [f.slug, `f_${f.id}`])),
-  };
+  const dbEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  const bench = await loadBenchThroughApi({ dataDir, env: dbEnv, rows, log });
+  const columns = await readFieldColumns(bench.tableId);
+  // What autovacuum does shortly after a bulk load: statistics for the planner, a visibility map
+  // for index-only scans. SQLite gathers no statistics by itself, and Tabula runs no ANALYZE.
+  if (engine === 'postgres') await adminQuery(`vacuum (analyze) rec_${bench.tableId}`, databaseUrl!);
+  const dataset = { tableId: bench.tableId, apiKey: bench.apiKey, userIds: bench.userIds, loadSeconds: bench.loadSeconds, columns };
   fs.writeFileSync(markerFile, JSON.stringify(dataset));
   return dataset;
 }
@@ -359,19 +353,124 @@ async function main() {
   const wanted = new Set(options.shapes!.split(',').flatMap((shape) => (shape === 'files' ? fileShapeNames : [shape])));
   const fileShapes = fileShapeNames.filter((shape) => wanted.has(shape));
   if (fileShapes.length > 0) {
-    const table = await runFileShapes({ engine, adminUrl, adminQuery, shapes: fileShapes, duration, slices: Math.max(1, Number(options.slices)), clients: Number(options['file-clients']), log });
+    const table = await runFileShapes({ engine, adminUrl, adminQuery: async (statement: string) => void (await adminQuery(statement)), shapes: fileShapes, duration, slices: Math.max(1, Number(options.slices)), clients: Number(options['file-clients']), log });
     console.log(`\n${table}`);
   }
   if (![...wanted].some((shape) => !fileShapeNames.includes(shape))) return;
   await runRecordShapes(wanted);
 }
 
+/** The shapes an index decides: measured twice, before any index and after the automatic ones. */
+const indexShapes = new Set(['list', 'list-deep', 'count', 'count-after-write']);
+
+function startServer(dbEnv: Record<string, string>, extra: Record<string, string> = {}) {
+  return startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...extra });
+}
+
+/** Each shape on Tabula and on the floor, in alternating slices: one table row each. */
+async function measureShapes(server: { url: string; pid: number }, floorUrl: string, shapes: Shape[], dataset: Awaited<ReturnType<typeof prepareDataset>>, recordLines: string[]) {
+  const rowsOut: string[] = [];
+  let maxRss = readRssMb(server.pid);
+  for (const shape of shapes) {
+    const random = createRandom(99);
+    const serviceNext = () => shape.service(random);
+    const floorNext = () => {
+      const floorRequest = shape.floor(random);
+      return { method: 'POST' as const, ...(typeof floorRequest === 'string' ? { path: floorRequest } : floorRequest) };
+    };
+    const auth = { authorization: `Bearer ${dataset.apiKey}` };
+    log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
+    const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth);
+    const warmFloor = await drive(floorUrl, Number(options.warmup), floorNext, {});
+    const slices = Math.max(1, Number(options.slices));
+    // A side answering a few requests a second would lose much of each slice to the requests
+    // still in flight when it ends: it runs a fixed number of requests per slice instead.
+    const perSlice = (warm: autocannon.Result) => {
+      const expected = warm.requests.average * (duration / slices);
+      return expected < 100 ? Math.max(connections, Math.round(expected)) : undefined;
+    };
+    const tabulaAmount = perSlice(warmTabula);
+    const floorAmount = perSlice(warmFloor);
+    const tabulaSlices: autocannon.Result[] = [];
+    const floorSlices: autocannon.Result[] = [];
+    for (let slice = 0; slice < slices; slice += 1) {
+      const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.pid))), 200);
+      tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, tabulaAmount));
+      clearInterval(sampler);
+      floorSlices.push(await drive(floorUrl, duration / slices, floorNext, {}, floorAmount));
+    }
+    const tabula = combine(tabulaSlices);
+    const bare = combine(floorSlices);
+    const share = bare.requestsPerSecond > 0 ? Math.round((100 * tabula.requestsPerSecond) / bare.requestsPerSecond) : 0;
+    if (shape.recordsPerRequest) {
+      const perSecond = (measurement: Measurement) => Math.round(measurement.requestsPerSecond * shape.recordsPerRequest!);
+      recordLines.push(`| ${shape.name} | ${perSecond(tabula)} records/s | | | ${perSecond(bare)} records/s | | | ${share}% | (${shape.recordsPerRequest} records a request) |`);
+    }
+    rowsOut.push(
+      `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${bare.requestsPerSecond.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${share}% | ${maxRss.toFixed(0)} |${tabula.errors || bare.errors ? ` errors: ${tabula.errors}/${bare.errors}` : ''}`,
+    );
+  }
+  return rowsOut;
+}
+
+/**
+ * A filtered count right after a write, one at a time (the count cache cannot answer it): a
+ * record created, then the count of `stage = won` timed; the floor inserts, then counts.
+ */
+async function measureCountAfterWrite(url: string, floorUrl: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<string> {
+  const post = async (base: string, requestPath: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${base}${requestPath}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!response.ok) throw new Error(`POST ${requestPath}: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+  };
+  const auth = { authorization: `Bearer ${dataset.apiKey}` };
+  const t = `/api/table/${dataset.tableId}`;
+  const random = createRandom(5);
+  const tabula: number[] = [];
+  const bare: number[] = [];
+  log(`shape count-after-write: ${countAfterWriteRounds} rounds of a create, then a timed count, on each side…`);
+  for (let round = 0; round < countAfterWriteRounds; round += 1) {
+    await post(url, `${t}/records/create`, { data: makeRecord(random, dataset.userIds) }, auth);
+    let started = performance.now();
+    await post(url, `${t}/records/count`, { where: { stage: 'won' } }, auth);
+    tabula.push(performance.now() - started);
+    await post(floorUrl, '/create');
+    started = performance.now();
+    await post(floorUrl, '/count');
+    bare.push(performance.now() - started);
+  }
+  const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))].toFixed(1);
+  return `| count-after-write | | ${percentile(tabula, 0.5)} | ${percentile(tabula, 0.99)} | | ${percentile(bare, 0.5)} | ${percentile(bare, 0.99)} | | |`;
+}
+
+const countAfterWriteRounds = 40;
+
+/**
+ * Sends the list and count shapes until the automatic indexes they ask for are built, as a
+ * user's repeated queries would; answers the indexes as listed, and how long it took.
+ */
+async function awaitAutomaticIndexes(url: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<string[]> {
+  const auth = { authorization: `Bearer ${dataset.apiKey}`, 'content-type': 'application/json' };
+  const t = `${url}/api/table/${dataset.tableId}`;
+  const started = performance.now();
+  const list = { where: { stage: 'won' }, order_by: 'amount', order_dir: 'D', limit: 100 };
+  log('sending the list shape until its automatic index is built…');
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const indexes = (await (await fetch(`${t}/indexes/list`, { headers: auth })).json()) as Array<{ name: string; origin: string; fields: string[]; direction: string | null; reason: string; created_at: string }>;
+    const automatic = indexes.filter((index) => index.origin === 'automatic');
+    if (automatic.length > 0) {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      return automatic.map((index) => `| ${index.name} | ${index.fields.join(', ')}${index.direction ? ` ${index.direction}` : ''} | ${index.reason} | ${seconds} s from the first query to the index listed |`);
+    }
+    await (await fetch(`${t}/records/query`, { method: 'POST', headers: auth, body: JSON.stringify(list) })).arrayBuffer();
+  }
+  throw new Error('no automatic index after 600 list queries');
+}
+
 async function runRecordShapes(wanted: Set<string>) {
   log(`preparing ${rows.toLocaleString('en')} records on ${engine}…`);
   const dataset = await prepareDataset();
   const dbEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
-  const server = await startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'error' });
-  const thread = [...wanted].some((name) => name.startsWith('comments-')) ? await prepareCommentThread(server.url, dataset) : null;
   const floorConfig = {
     engine,
     sqlitePath: path.join(dataDir, 'tabula.db'),
@@ -381,64 +480,52 @@ async function runRecordShapes(wanted: Set<string>) {
     stage: 'won',
     searchTerm,
     userId: dataset.userIds[0],
-    comments: thread && { threadId: thread.threadId, createId: thread.createId, apiKeyId: thread.apiKeyId, userName: thread.userName, deepOffset: deepCommentOffset, content: mentionContent(dataset.userIds[0]), mentionUserId: dataset.userIds[0] },
+    comments: null as null | Record<string, unknown>,
   };
-  const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
-  const rowsOut: string[] = [];
+  // Before any index: automatic indexes off, so that none appears while the shapes run.
+  const beforeLines: string[] = [];
   const recordLines: string[] = [];
-  let maxRss = readRssMb(server.child.pid!);
+  if ([...wanted].some((name) => indexShapes.has(name))) {
+    const bare = await startServer(dbEnv, { TABULA_AUTO_INDEXES: 'off' });
+    const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
+    try {
+      log('before any index (TABULA_AUTO_INDEXES=off):');
+      beforeLines.push(...(await measureShapes({ url: bare.url, pid: bare.child.pid! }, floor.url, defineShapes(dataset, null).filter((s) => wanted.has(s.name) && indexShapes.has(s.name)), dataset, [])));
+      if (wanted.has('count-after-write')) beforeLines.push(await measureCountAfterWrite(bare.url, floor.url, dataset));
+    } finally {
+      await stopProcess(bare.child);
+      await stopProcess(floor.child);
+    }
+  }
+  // Out of the box: the default settings, whose automatic indexes the list queries ask for.
+  const server = await startServer(dbEnv);
+  const indexLines = [...wanted].some((name) => indexShapes.has(name)) ? await awaitAutomaticIndexes(server.url, dataset) : [];
+  const thread = [...wanted].some((name) => name.startsWith('comments-')) ? await prepareCommentThread(server.url, dataset) : null;
+  floorConfig.comments = thread && { threadId: thread.threadId, createId: thread.createId, apiKeyId: thread.apiKeyId, userName: thread.userName, deepOffset: deepCommentOffset, content: mentionContent(dataset.userIds[0]), mentionUserId: dataset.userIds[0] };
+  const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
+  let rowsOut: string[] = [];
   let heavyLine: string | undefined;
   let viewLines: string[] = [];
   try {
-    for (const shape of defineShapes(dataset, thread).filter((s) => wanted.has(s.name))) {
-      const random = createRandom(99);
-      const serviceNext = () => shape.service(random);
-      const floorNext = () => {
-        const floorRequest = shape.floor(random);
-        return { method: 'POST' as const, ...(typeof floorRequest === 'string' ? { path: floorRequest } : floorRequest) };
-      };
-      const auth = { authorization: `Bearer ${dataset.apiKey}` };
-      log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
-      const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth);
-      const warmFloor = await drive(floor.url, Number(options.warmup), floorNext, {});
-      const slices = Math.max(1, Number(options.slices));
-      // A side answering a few requests a second would lose much of each slice to the requests
-      // still in flight when it ends: it runs a fixed number of requests per slice instead.
-      const perSlice = (warm: autocannon.Result) => {
-        const expected = warm.requests.average * (duration / slices);
-        return expected < 100 ? Math.max(connections, Math.round(expected)) : undefined;
-      };
-      const tabulaAmount = perSlice(warmTabula);
-      const floorAmount = perSlice(warmFloor);
-      const tabulaSlices: autocannon.Result[] = [];
-      const floorSlices: autocannon.Result[] = [];
-      for (let slice = 0; slice < slices; slice += 1) {
-        const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.child.pid!))), 200);
-        tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, tabulaAmount));
-        clearInterval(sampler);
-        floorSlices.push(await drive(floor.url, duration / slices, floorNext, {}, floorAmount));
-      }
-      const tabula = combine(tabulaSlices);
-      const bare = combine(floorSlices);
-      const share = bare.requestsPerSecond > 0 ? Math.round((100 * tabula.requestsPerSecond) / bare.requestsPerSecond) : 0;
-      if (shape.recordsPerRequest) {
-        const perSecond = (measurement: Measurement) => Math.round(measurement.requestsPerSecond * shape.recordsPerRequest!);
-        recordLines.push(`| ${shape.name} | ${perSecond(tabula)} records/s | | | ${perSecond(bare)} records/s | | | ${share}% | (${shape.recordsPerRequest} records a request) |`);
-      }
-      rowsOut.push(
-        `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${bare.requestsPerSecond.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${share}% | ${maxRss.toFixed(0)} |${tabula.errors || bare.errors ? ` errors: ${tabula.errors}/${bare.errors}` : ''}`,
-      );
-    }
+    rowsOut = await measureShapes({ url: server.url, pid: server.child.pid! }, floor.url, defineShapes(dataset, thread).filter((s) => wanted.has(s.name)), dataset, recordLines);
+    if (wanted.has('count-after-write')) rowsOut.push(await measureCountAfterWrite(server.url, floor.url, dataset));
     if (wanted.has('views')) viewLines = await measureViews(server.url, dataset);
     // Last: the heavy queries it leaves running until their budget would slow the next shape.
     if (wanted.has('heavy+light')) heavyLine = await measureHeavyAndLight(server.url, dataset);
   } finally {
-    server.child.kill('SIGTERM');
-    floor.child.kill('SIGTERM');
+    await stopProcess(server.child);
+    await stopProcess(floor.child);
   }
-  console.log(`\n${engine}, ${rows.toLocaleString('en')} records, ${connections} connections, ${duration}s per shape\n`);
-  console.log('| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(`\n${engine}, ${rows.toLocaleString('en')} records made through the API, ${connections} connections, ${duration}s per shape\n`);
+  const header = '| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB |\n|---|---|---|---|---|---|---|---|---|';
+  if (beforeLines.length > 0) {
+    console.log(`Before any index (the first queries on a new table; TABULA_AUTO_INDEXES=off):\n\n${header}`);
+    for (const line of beforeLines) console.log(line);
+    console.log('\nThe automatic indexes the list queries asked for:\n\n| index | fields | reason | built |\n|---|---|---|---|');
+    for (const line of indexLines) console.log(line);
+    console.log('\nAfter the automatic indexes (default settings):\n');
+  }
+  console.log(header);
   for (const line of rowsOut) console.log(line);
   for (const line of recordLines) console.log(line);
   console.log(`| load | ${Math.round(rows / dataset.loadSeconds)} records/s | | | | | | | (${dataset.loadSeconds.toFixed(1)} s for ${rows.toLocaleString('en')}) |`);

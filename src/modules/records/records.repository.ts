@@ -216,15 +216,32 @@ export async function selectRecordRows(db: Db, tableId: number, options: SelectO
       options.bounds.caller,
     );
   const stretch = (options.offset + options.limit) * stretchFactor;
-  if (options.sortIndex && options.where && stretch <= maxStretch) {
+  const sortIndex = options.sortIndex;
+  if (sortIndex && options.where && stretch <= maxStretch && !isKnownMissing(sortIndex)) {
     // Named as the table: a search condition looks up the record's text by `<table>.id`.
-    const rows = await page(sql`(select * from ${table} indexed by ${sql.id(options.sortIndex)} order by ${order} limit ${stretch}) as ${table}`).catch((error: unknown) => {
-      if (isMissingSqliteIndex(error)) return [];
-      throw error;
+    const rows = await page(sql`(select * from ${table} indexed by ${sql.id(sortIndex)} order by ${order} limit ${stretch}) as ${table}`).catch((error: unknown) => {
+      if (!isMissingSqliteIndex(error)) throw error;
+      missingIndexes.set(sortIndex, Date.now());
+      return [];
     });
     if (rows.length === options.limit) return rows;
   }
   return page(table);
+}
+
+/**
+ * Sort indexes found missing, and when: a table without one would otherwise fail a statement
+ * on every sorted page. Asked again after a minute, since any process may build it meanwhile.
+ */
+const missingIndexes = new Map<string, number>();
+const missingIndexRecheckMs = 60_000;
+
+function isKnownMissing(name: string): boolean {
+  const since = missingIndexes.get(name);
+  if (since === undefined) return false;
+  if (Date.now() - since < missingIndexRecheckMs) return true;
+  missingIndexes.delete(name);
+  return false;
 }
 
 /** Records by id, read as `findRecordWithVersion` reads one (the ids that exist, in no particular order). */

@@ -44,17 +44,21 @@ export function indexForShape(tableId: number, shape: QueryShape, engine: Databa
 }
 
 /**
- * Whether an index is the one a shape asks for (`wanted`, from indexForShape): the same
- * equality fields in front, in any order, the same last field and the same direction. A lone
- * field stored as it sorts serves either direction and plain comparisons alike.
+ * Whether an index serves a shape as well as the one it asks for (`wanted`, from
+ * indexForShape). A sort needs that very index: the same equality fields in front, in any
+ * order, then the sort field in the sort's direction (a lone field stored as it sorts serves
+ * either). Without a sort, any index starting with the wanted fields serves (its next columns
+ * only narrow further), provided its last wanted column is not keyed for sorting.
  */
 function isWanted(index: KnownIndex, wanted: IndexDefinition): boolean {
-  if (index.fields.length !== wanted.fields.length) return false;
-  const last = index.fields[index.fields.length - 1];
-  if (last.id !== wanted.fields[wanted.fields.length - 1].id) return false;
-  const leading = new Set(index.fields.slice(0, -1).map((f) => f.id));
-  if (!wanted.fields.slice(0, -1).every((f) => leading.has(f.id))) return false;
-  if (index.fields.length === 1 && !getFieldType(last.type).orderKey) return true;
+  const n = wanted.fields.length;
+  const wantedLast = wanted.fields[n - 1];
+  const leading = new Set(index.fields.slice(0, n - 1).map((f) => f.id));
+  if (index.fields.length < n || index.fields[n - 1].id !== wantedLast.id || !wanted.fields.slice(0, -1).every((f) => leading.has(f.id))) return false;
+  const plainLast = !getFieldType(wantedLast.type).orderKey;
+  if (wanted.direction === null) return index.fields.length > n || index.direction === null || plainLast;
+  if (index.fields.length !== n) return false;
+  if (n === 1 && plainLast) return true;
   return index.direction === wanted.direction;
 }
 
