@@ -164,16 +164,18 @@ async function createComment(): Promise<unknown> {
 
 /** The fields of the bench table, as create_batch writes them (every column of a record). */
 const slugs = Object.keys(c);
-const batchColumns = ['created_at', 'updated_at', 'created_by', '_search', ...slugs.map((slug) => c[slug])];
-const batchStatements = new Map<number, string>();
+const batchColumns = ['created_at', 'updated_at', 'created_by', ...slugs.map((slug) => c[slug])];
+const batchStatements = new Map<string, string>();
 
-function batchInsertSql(rowCount: number): string {
-  let text = batchStatements.get(rowCount);
+/** A multi-row insert of `rowCount` rows into `into` (its columns), made once per size. */
+function batchInsertSql(into: string, columns: readonly string[], rowCount: number, returning: string): string {
+  const key = `${into}:${rowCount}`;
+  let text = batchStatements.get(key);
   if (!text) {
     let n = 0;
-    const row = () => `(${batchColumns.map(() => p((n += 1))).join(', ')})`;
-    text = `insert into ${table} (${batchColumns.join(', ')}) values ${Array.from({ length: rowCount }, row).join(', ')} returning ${allColumns}`;
-    batchStatements.set(rowCount, text);
+    const row = () => `(${columns.map(() => p((n += 1))).join(', ')})`;
+    text = `insert into ${into} (${columns.join(', ')}) values ${Array.from({ length: rowCount }, row).join(', ')}${returning}`;
+    batchStatements.set(key, text);
   }
   return text;
 }
@@ -189,12 +191,19 @@ async function createBatch(body: string): Promise<unknown> {
   const records = (JSON.parse(body) as { records: Array<{ data: Record<string, unknown> }> }).records;
   const t = now();
   const parameters: unknown[] = [];
+  const texts: string[] = [];
   for (const { data } of records) {
-    const search = [data.name, data.notes, data.stage, ...((data.tags as string[]) ?? [])].filter((value) => value !== undefined && value !== null).join('\n').toLowerCase();
-    parameters.push(t, t, config.userId, search);
+    texts.push([data.name, data.notes, data.stage, ...((data.tags as string[]) ?? [])].filter((value) => value !== undefined && value !== null).join('\n').toLowerCase());
+    parameters.push(t, t, config.userId);
     for (const slug of slugs) parameters.push(columnValue(data[slug]));
   }
-  return transaction((trx) => trx(batchInsertSql(records.length), parameters));
+  // The records, then their search texts beside them, in one transaction, as the service writes them.
+  return transaction(async (trx) => {
+    const rows = (await trx(batchInsertSql(table, batchColumns, records.length, ` returning ${allColumns}`), parameters)) as Array<{ id: number }>;
+    const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    await trx(batchInsertSql(`${table}_search`, ['id', 'text'], ids.length, ''), ids.flatMap((id, n) => [id, texts[n]]));
+    return rows;
+  });
 }
 
 async function answer(shape: string, id: number, body: string): Promise<unknown> {

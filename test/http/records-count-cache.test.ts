@@ -97,6 +97,25 @@ describe('records count cache', () => {
       await expectCount(tableId, { where: { status: null } }, 1, 7);
     });
 
+    it('creates after a cached count are added to it; an update or a delete among them counts afresh', async () => {
+      const table = await newTable('Creates');
+      await create(table, { name: 'a', status: 'Open' });
+      await expectCount(table, open, 1, 1);
+      // Creates only: the cached count plus the new records that match.
+      await ok(ctx, `/api/table/${table}/records/create_batch`, { records: [{ data: { status: 'Open' } }, { data: { status: 'Closed' } }, { data: { status: 'Open' } }] });
+      await expectCount(table, open, 3, 4);
+      // A create and an update: the changes outgrow the rows, the count is taken afresh.
+      const id = await create(table, { status: 'Open' });
+      const [first] = (await postTo(ctx, `/api/table/${table}/records/ids`, open)).body as number[];
+      await update(table, first, { status: 'Pending' });
+      await expectCount(table, open, 3, 5);
+      // A delete and two creates: two more rows, three changes.
+      await remove(table, id);
+      await create(table, { status: 'Open' });
+      await create(table, { status: 'Open' });
+      await expectCount(table, open, 4, 6);
+    });
+
     it('update: a record leaving the filter, entering it, and changing an unrelated field', async () => {
       await expectCount(tableId, open, 3, 7);
       const [first] = (await post(`/api/table/${tableId}/records/ids`, open)).body as number[];

@@ -1,20 +1,40 @@
 import { LRUCache } from 'lru-cache';
 
+/** A filtered count as taken: the table's counters read before it, and its highest id at the time. */
+interface CountEntry {
+  changes: number;
+  rows: number;
+  count: number;
+  maxId: number;
+}
+
+/** What the cache knows of a count now: the count itself, or a count to which the records created since must be added. */
+export type CountLookup = { count: number; since?: undefined } | { count: number; since: number };
+
 /**
- * Filtered counts by table and compiled query, kept per process. An entry is only used while
- * the table's change counter (summed from `table_counters`, which triggers bump inside every
- * writing statement) still has the value read before the count was taken, so several processes
- * never serve a count older than the request: any write, from anywhere, retires the entry.
+ * Filtered counts by table and compiled query, kept per process. An entry answers as it is
+ * while the table's change counter (summed from `table_counters`, which triggers bump inside
+ * every writing statement) still has the value read before the count was taken, so several
+ * processes never serve a count older than the request: any write, from anywhere, retires it.
+ *
+ * With `createsOnly` (SQLite, whose ids grow in commit order), an entry also outlives writes
+ * that only created records: when the change counter grew exactly as much as the row count,
+ * nothing was updated or deleted, and the records created since are those above the entry's
+ * highest id, counted through the primary key instead of the whole filter again.
  */
-export function createCountCache(maxEntries = 1000) {
-  const entries = new LRUCache<string, { changes: number; count: number }>({ max: maxEntries });
+export function createCountCache(options: { createsOnly: boolean }, maxEntries = 1000) {
+  const entries = new LRUCache<string, CountEntry>({ max: maxEntries });
   return {
-    get(key: string, changes: number): number | undefined {
+    get(key: string, counters: { changes: number; rows: number }): CountLookup | undefined {
       const entry = entries.get(key);
-      return entry && entry.changes === changes ? entry.count : undefined;
+      if (!entry) return undefined;
+      if (entry.changes === counters.changes) return { count: entry.count };
+      const created = counters.rows - entry.rows;
+      if (options.createsOnly && created > 0 && counters.changes - entry.changes === created) return { count: entry.count, since: entry.maxId };
+      return undefined;
     },
-    set(key: string, changes: number, count: number): void {
-      entries.set(key, { changes, count });
+    set(key: string, counters: { changes: number; rows: number }, count: number, maxId: number): void {
+      entries.set(key, { changes: counters.changes, rows: counters.rows, count, maxId });
     },
   };
 }

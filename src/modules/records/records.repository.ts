@@ -271,12 +271,19 @@ export async function readCounters(db: Db, tableId: number): Promise<{ rows: num
   return { rows: Number(row?.rows ?? 0), changes: Number(row?.changes ?? 0), metadataVersion: Number(row?.metadata_version) };
 }
 
-export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null, bounds: QueryBounds): Promise<number> {
-  let query = db.selectFrom(recordTableName(tableId)).select(sql<number>`count(*)`.as('count'));
-  const condition = guarded(bounds, where);
-  if (condition) query = query.where(condition);
-  const [row] = await runBoundedRead(db, query.compile(), bounds.caller);
-  return Number(row.count);
+/**
+ * The records matching `where` (with `afterId`, only those above that id: the records created
+ * since a cached count), and the table's highest id in the same statement, so that a later
+ * count can start where this one ended.
+ */
+export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null, bounds: QueryBounds, afterId?: number): Promise<{ count: number; maxId: number }> {
+  const table = sql.table(recordTableName(tableId));
+  const after = afterId === undefined ? null : sql<boolean>`id > ${afterId}`;
+  const condition = guarded(bounds, after && where ? sql<boolean>`${after} and ${where}` : (after ?? where));
+  const filter = condition ? sql` where ${condition}` : sql``;
+  const statement = sql<{ count: number; max_id: number | null }>`select (select count(*) from ${table}${filter}) as count, (select max(id) from ${table}) as max_id`;
+  const [row] = await runBoundedRead(db, statement.compile(db), bounds.caller);
+  return { count: Number(row.count), maxId: Number(row.max_id ?? 0) };
 }
 
 /**

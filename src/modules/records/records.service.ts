@@ -53,7 +53,7 @@ export function createRecordsService(deps: {
   const search = recordSearchOf(dialect.name);
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
-  const countCache = createCountCache();
+  const countCache = createCountCache({ createsOnly: dialect.name === 'sqlite' });
   const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], Map<number | string, records.ReadSelection>>>();
   const maxResponseSize = deps.maxResponseSize ?? maxResponseMegabytes * 1024 * 1024;
 
@@ -471,11 +471,14 @@ export function createRecordsService(deps: {
         if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
         const compiled = where.compile(db);
         const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
-        let count = countCache.get(key, counters.changes);
-        if (count === undefined) {
-          count = await records.countRecords(db, tableId, where, boundsOf(attempt.actor));
-          countCache.set(key, counters.changes, count);
-          observe(tableId, shape);
+        const cached = countCache.get(key, counters);
+        let count = cached?.count;
+        if (cached === undefined || cached.since !== undefined) {
+          // Only the records created since the cached count, or the whole filter afresh.
+          const counted = await records.countRecords(db, tableId, where, boundsOf(attempt.actor), cached?.since);
+          count = (cached?.count ?? 0) + counted.count;
+          countCache.set(key, counters, count, counted.maxId);
+          if (cached === undefined) observe(tableId, shape);
         }
         return { count, total: counters.rows, total_approx: false, restricted: true };
       }));
