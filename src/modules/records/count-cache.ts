@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
 
-/** A filtered count as taken: the table's counters read before it, and its highest id at the time. */
+/** A filtered count as taken: the table's counters read before it, and the id no later record can be below (null: unknown). */
 interface CountEntry {
   changes: number;
   rows: number;
   count: number;
-  maxId: number;
+  maxId: number | null;
 }
 
 /** What the cache knows of a count now: the count itself, or a count to which the records created since must be added. */
@@ -17,12 +17,12 @@ export type CountLookup = { count: number; since?: undefined } | { count: number
  * every writing statement) still has the value read before the count was taken, so several
  * processes never serve a count older than the request: any write, from anywhere, retires it.
  *
- * With `createsOnly` (SQLite, whose ids grow in commit order), an entry also outlives writes
- * that only created records: when the change counter grew exactly as much as the row count,
- * nothing was updated or deleted, and the records created since are those above the entry's
- * highest id, counted through the primary key instead of the whole filter again.
+ * An entry also outlives writes that only created records: when the change counter grew
+ * exactly as much as the row count, nothing was updated or deleted, and the records created
+ * since are those above the entry's settled id (records.repository countRecords), counted
+ * through the primary key instead of the whole filter again.
  */
-export function createCountCache(options: { createsOnly: boolean }, maxEntries = 1000) {
+export function createCountCache(maxEntries = 1000) {
   const entries = new LRUCache<string, CountEntry>({ max: maxEntries });
   return {
     get(key: string, counters: { changes: number; rows: number }): CountLookup | undefined {
@@ -30,10 +30,10 @@ export function createCountCache(options: { createsOnly: boolean }, maxEntries =
       if (!entry) return undefined;
       if (entry.changes === counters.changes) return { count: entry.count };
       const created = counters.rows - entry.rows;
-      if (options.createsOnly && created > 0 && counters.changes - entry.changes === created) return { count: entry.count, since: entry.maxId };
+      if (entry.maxId !== null && created > 0 && counters.changes - entry.changes === created) return { count: entry.count, since: entry.maxId };
       return undefined;
     },
-    set(key: string, counters: { changes: number; rows: number }, count: number, maxId: number): void {
+    set(key: string, counters: { changes: number; rows: number }, count: number, maxId: number | null): void {
       entries.set(key, { changes: counters.changes, rows: counters.rows, count, maxId });
     },
   };

@@ -273,17 +273,24 @@ export async function readCounters(db: Db, tableId: number): Promise<{ rows: num
 
 /**
  * The records matching `where` (with `afterId`, only those above that id: the records created
- * since a cached count), and the table's highest id in the same statement, so that a later
- * count can start where this one ended.
+ * since a cached count), and, in the same statement, the highest id below which no record can
+ * appear any more, so that a later count can start there; null when there is none.
+ *
+ * SQLite has one writer and hands out ids in commit order: the table's highest id is that id.
+ * PostgreSQL draws ids from a sequence before commit, so a transaction still in flight may
+ * commit a lower id later: only when the statement's snapshot saw no transaction in flight
+ * is its highest id such a bound.
  */
-export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null, bounds: QueryBounds, afterId?: number): Promise<{ count: number; maxId: number }> {
+export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null, bounds: QueryBounds, afterId?: number): Promise<{ count: number; maxId: number | null }> {
   const table = sql.table(recordTableName(tableId));
   const after = afterId === undefined ? null : sql<boolean>`id > ${afterId}`;
   const condition = guarded(bounds, after && where ? sql<boolean>`${after} and ${where}` : (after ?? where));
   const filter = condition ? sql` where ${condition}` : sql``;
-  const statement = sql<{ count: number; max_id: number | null }>`select (select count(*) from ${table}${filter}) as count, (select max(id) from ${table}) as max_id`;
+  const settled = bounds.dialect.name === 'postgres' ? sql`(select count(*) from pg_snapshot_xip(pg_current_snapshot())) = 0` : sql`1`;
+  const statement = sql<{ count: number; max_id: number | null; settled: unknown }>`select (select count(*) from ${table}${filter}) as count, (select max(id) from ${table}) as max_id, ${settled} as settled`;
   const [row] = await runBoundedRead(db, statement.compile(db), bounds.caller);
-  return { count: Number(row.count), maxId: Number(row.max_id ?? 0) };
+  const settledNow = row.settled === true || Number(row.settled) === 1;
+  return { count: Number(row.count), maxId: settledNow ? Number(row.max_id ?? 0) : null };
 }
 
 /**

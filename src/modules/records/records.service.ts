@@ -53,7 +53,7 @@ export function createRecordsService(deps: {
   const search = recordSearchOf(dialect.name);
   const now = () => formatDateTime(deps.clock.now());
   const schemaCache = createTableSchemaCache();
-  const countCache = createCountCache({ createsOnly: dialect.name === 'sqlite' });
+  const countCache = createCountCache();
   const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], Map<number | string, records.ReadSelection>>>();
   const maxResponseSize = deps.maxResponseSize ?? maxResponseMegabytes * 1024 * 1024;
 
