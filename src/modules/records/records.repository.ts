@@ -287,7 +287,10 @@ export async function countRecords(db: Db, tableId: number, where: RawBuilder<bo
   const condition = guarded(bounds, after && where ? sql<boolean>`${after} and ${where}` : (after ?? where));
   const filter = condition ? sql` where ${condition}` : sql``;
   const settled = bounds.dialect.name === 'postgres' ? sql`(select count(*) from pg_snapshot_xip(pg_current_snapshot())) = 0` : sql`1`;
-  const statement = sql<{ count: number; max_id: number | null; settled: unknown }>`select (select count(*) from ${table}${filter}) as count, (select max(id) from ${table}) as max_id, ${settled} as settled`;
+  // SQLite would walk the filter's index (a large stretch) rather than the few new rowids:
+  // `not indexed` leaves it the rowid range only.
+  const source = afterId !== undefined && bounds.dialect.name === 'sqlite' ? sql`${table} not indexed` : table;
+  const statement = sql<{ count: number; max_id: number | null; settled: unknown }>`select (select count(*) from ${source}${filter}) as count, (select max(id) from ${table}) as max_id, ${settled} as settled`;
   const [row] = await runBoundedRead(db, statement.compile(db), bounds.caller);
   const settledNow = row.settled === true || Number(row.settled) === 1;
   return { count: Number(row.count), maxId: settledNow ? Number(row.max_id ?? 0) : null };
