@@ -124,6 +124,7 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
   indexMaintenance.unref();
   const shutdown = async () => {
     clearInterval(indexMaintenance);
+    await container.services.automaticIndexes.recordUse().catch((error: unknown) => app.log.error({ err: error }, 'recording index use failed'));
     // A sweep in progress stops after the file in hand; what it had claimed waits for the next sweep.
     await reclaim?.stop();
     await app.close();

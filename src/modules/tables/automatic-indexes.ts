@@ -183,8 +183,16 @@ export function createAutomaticIndexes(deps: {
     },
   };
 
+  /** Writes which indexes served queries since the last time (`last_used_at`). */
+  async function recordUse(): Promise<void> {
+    const ids = [...used];
+    used.clear();
+    await indexes.markIndexesUsed(db, ids, formatDateTime(deps.clock.now()));
+  }
+
   return {
     observer,
+    recordUse,
 
     /** A saved view's shape gets its index when the view is saved. */
     async indexForView(tableId: number, shape: QueryShape | null): Promise<string> {
@@ -198,8 +206,7 @@ export function createAutomaticIndexes(deps: {
      */
     async maintain(): Promise<string[]> {
       const now = deps.clock.now();
-      await indexes.markIndexesUsed(db, [...used], formatDateTime(now));
-      used.clear();
+      await recordUse();
       if (!settings.enabled) return [];
       const cutoff = formatDateTime(new Date(now.getTime() - settings.unusedMs));
       const dropped: string[] = [];
