@@ -48,6 +48,7 @@ export const operations: Readonly<Record<string, OperationDescription>> = {
   'POST /api/table/:tid/record/:rid/update': { operationId: 'updateRecord', summary: 'Change the given fields of a record' },
   'POST /api/table/:tid/record/:rid/delete': { operationId: 'deleteRecord', summary: 'Delete a record' },
   'POST /api/table/:tid/records/query': { operationId: 'queryRecords', summary: 'Find records: filters, search, order, paging, a saved view' },
+  'POST /api/table/:tid/records/export': { operationId: 'exportRecords', summary: 'Every matching record as a streamed CSV or JSON file' },
   'POST /api/table/:tid/records/count': { operationId: 'countRecords', summary: 'Count the records a query matches, and all records of the table' },
   'POST /api/table/:tid/records/ids': { operationId: 'listRecordIds', summary: 'Every id a query matches, in its order (no limit)' },
   'POST /api/table/:tid/records/delete_batch': { operationId: 'deleteRecords', summary: 'Delete up to 1000 records by id' },

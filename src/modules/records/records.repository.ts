@@ -369,3 +369,15 @@ export async function findRecordColumn(db: Db, tableId: number, recordId: number
   const row = await query.executeTakeFirst();
   return row && { value: row.value };
 }
+
+/** The account of a table and its owner (the command line acts as the owner), or undefined for no such table. */
+export async function findTableOwner(db: Db, tableId: number): Promise<{ accountId: number; ownerUserId: number; ownerEmail: string } | undefined> {
+  const row = await db
+    .selectFrom('tables as t')
+    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    .innerJoin('users as u', 'u.id', 'a.owner_user_id')
+    .select(['t.account_id', 'a.owner_user_id', 'u.email'])
+    .where('t.id', '=', tableId)
+    .executeTakeFirst();
+  return row ? { accountId: Number(row.account_id), ownerUserId: Number(row.owner_user_id), ownerEmail: String(row.email) } : undefined;
+}

@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/auth.plugin.js';
 import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { refuseWithoutWriteAccess } from './write-access-hook.js';
-import { CountResult, CreateBatchBody, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams, UpdateBatchBody, UpsertBatchBody } from './records.schemas.js';
+import { exportText } from './record-export.js';
+import { CountResult, CreateBatchBody, ExportBody, ExportResponses, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams, UpdateBatchBody, UpsertBatchBody } from './records.schemas.js';
 
 /**
  * Record writes hold at most a few long texts (a long text is up to 1,000,000 characters, 6 MB
@@ -53,6 +55,15 @@ export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post('/api/table/:tid/records/ids', { ...reading, schema: { tags, params: TableParams, body: QueryBody, response: responses(Type.Array(Type.Integer())) } }, async (request, reply) => {
       const ids = await recordsService.listIds(actorOf(request), request.params.tid, request.body);
       return reply.type('application/json').serializer((text: string) => text).send(ids);
+    });
+    // Streamed a page at a time: the ids first, then 1,000 records per statement (records.service).
+    app.post('/api/table/:tid/records/export', { ...reading, schema: { tags, params: TableParams, body: ExportBody, response: { ...responses(Type.Unknown()), ...ExportResponses } } }, async (request, reply) => {
+      const exported = await recordsService.exportRecords(actorOf(request), request.params.tid, request.body);
+      return reply
+        .type(exported.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="table-${request.params.tid}.${exported.format}"`)
+        .header('x-total-count', String(exported.total))
+        .send(Readable.from(exportText(exported)));
     });
     const batch = { bodyLimit: batchBodyLimit, ...writing, serializerCompiler };
     app.post('/api/table/:tid/records/create_batch', { ...batch, schema: { tags, params: TableParams, body: CreateBatchBody, response: responses(Type.Array(RecordObject)) } }, (request) =>

@@ -79,3 +79,20 @@ export const DeleteBatchResult = Type.Object({ deleted: Type.Array(Type.Integer(
 export const CreateBatchBody = Type.Object({ records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
 export const UpdateBatchBody = CreateBatchBody;
 export const UpsertBatchBody = Type.Object({ match_on: Type.Array(Type.String()), records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
+
+/** records/export: a records/ids body plus `format`. */
+const { limit: _limit, offset: _offset, ...exportQueryProperties } = DocumentedQueryBody.properties;
+export const ExportBody = documentedAs(
+  Type.Object({ ...QueryBody.properties, format: Type.Optional(Type.Unknown()) }, { additionalProperties: true }),
+  Type.Object(
+    { ...exportQueryProperties, format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')], { default: 'csv', description: 'csv: one flattened row per record (docs/api.md); json: an array of record objects' })) },
+    { additionalProperties: false },
+  ),
+);
+/** records/export answers a file, streamed: CSV text or a JSON array. */
+export const ExportResponses = {
+  200: {
+    description: 'Every matching record, as an attachment',
+    content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'array', items: { type: 'object' } } } },
+  },
+};

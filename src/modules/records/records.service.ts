@@ -29,6 +29,7 @@ import { recordSearchOf } from './search/index.js';
 import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type RecordsDeletedListener } from './record-lifecycle.js';
 import type { Attempt } from './record-attempt.js';
 import { createRecordBatches, maxBatchRecords } from './record-batches.js';
+import type { ExportFormat, RecordExport } from './record-export.js';
 export type { RecordsDeletedListener } from './record-lifecycle.js';
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
@@ -162,11 +163,11 @@ export function createRecordsService(deps: {
   }
 
   /** Records by id, in that order (one that is gone is left out), as readRecord presents one. */
-  async function readRecords(attempt: Attempt, recordIds: readonly number[]): Promise<RecordObject[]> {
-    const selection = knownSelection(attempt, attempt.table.fields) ?? (await buildSelection(attempt, attempt.table.fields));
+  async function readRecords(attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<RecordObject[]> {
+    const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
     const rows = new Map((await records.findRecordsById(db, attempt.table.id, recordIds, selection)).map((row) => [Number(row.id), row]));
     const found = recordIds.flatMap((id) => rows.get(id) ?? []);
-    return present(attempt, found, attempt.table.fields, selection);
+    return present(attempt, found, fields, selection);
   }
 
   const batches = createRecordBatches({ database: deps.database, now, confirm: confirmCurrentMetadata, readRecords });
@@ -498,7 +499,59 @@ export function createRecordsService(deps: {
         return `[${ids}]`;
       }));
     },
+
+    /**
+     * Every match of a query for records/export, never all in memory: the ordered ids are read
+     * by one statement (as records/ids, 8 bytes an id), then the records `exportPageSize` at a
+     * time, presented as records/get presents them, each page a call of its own (its metadata
+     * confirmed afresh, so a key revoked meanwhile stops the export). Access and the body are
+     * checked before the answer starts.
+     */
+    async exportRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordExport> {
+      const { format, query: queryBody } = splitExportBody(body);
+      const started = await throughView(queryBody, () => onTable(actor, tableId, async (attempt) => {
+        const { query, where, orderBy, shape } = await parse(attempt, queryBody, 'ids');
+        const fields = selectFields(attempt.table, query.fields, invalidField);
+        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
+        attempt.reads.confirm(version);
+        observe(tableId, shape);
+        return { ids: ids === '' ? [] : ids.split(',').map(Number), whitelist: query.fields, fields: fields.map(({ slug, type, multiple }) => ({ slug, type, multiple })) };
+      }));
+      async function* pages(): AsyncGenerator<RecordObject[]> {
+        for (let start = 0; start < started.ids.length; start += exportPageSize) {
+          const chunk = started.ids.slice(start, start + exportPageSize);
+          yield await onTable(actor, tableId, async (attempt) => {
+            // Fields deleted since the export started read as empty cells.
+            const fields = started.whitelist === null ? attempt.table.fields : started.whitelist.flatMap((slug) => attempt.table.fieldsBySlug.get(slug) ?? []);
+            await confirmCurrentMetadata(attempt);
+            return readRecords(attempt, chunk, fields);
+          });
+        }
+      }
+      return { format, fields: started.fields, total: started.ids.length, pages: pages() };
+    },
+
+    /**
+     * The command line acts as the owner of the table's account, through an unrestricted account
+     * key of its own (no key row): 400 `Invalid Table` for a table that does not exist.
+     */
+    async operatorActor(tableId: number, readOnly: boolean): Promise<Actor> {
+      const owner = await records.findTableOwner(db, tableId);
+      if (!owner) throw new ValidationError('Invalid Table', ErrorCode.invalidTable);
+      return { accountId: owner.accountId, userId: owner.ownerUserId, userEmail: owner.ownerEmail, ownerUserId: owner.ownerUserId, via: 'account_key', keyId: null, keyName: null, readOnly, spaceIds: null };
+    },
   };
+}
+
+/** records/export reads this many records per statement. */
+export const exportPageSize = 1000;
+
+/** An export body is a records/ids body plus `format` (csv, the default, or json). */
+function splitExportBody(body: unknown): { format: ExportFormat; query: unknown } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('format' in body)) return { format: 'csv', query: body };
+  const { format, ...query } = body as Record<string, unknown>;
+  if (format !== 'csv' && format !== 'json') throw new ValidationError('Invalid parameters: format must be "csv" or "json"');
+  return { format, query };
 }
 
 /**

@@ -1,0 +1,61 @@
+import { stringify } from 'csv-stringify/sync';
+import type { Field } from '../fields/field.js';
+import type { RecordObject } from './record-reader.js';
+
+export type ExportFormat = 'csv' | 'json';
+
+/** What records/export streams: the columns, fixed when it starts, then the records a page at a time. */
+export interface RecordExport {
+  format: ExportFormat;
+  fields: readonly Pick<Field, 'slug' | 'type' | 'multiple'>[];
+  /** Every match, as counted when the export started (records deleted since are left out). */
+  total: number;
+  pages: AsyncIterable<RecordObject[]>;
+}
+
+/** The columns before the fields in a CSV export. */
+export const exportSystemColumns = ['id', 'created_at', 'updated_at'] as const;
+
+/**
+ * One record value as a CSV cell (docs/api.md, "records/export"): what a person reading the
+ * file or a spreadsheet expects, and what `tabula import` reads back. Empty values are empty
+ * cells; several values are joined by `, `.
+ */
+export function flattenValue(type: string, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map((item) => flattenValue(type, item)).filter((item) => item !== '').join(', ');
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number' || typeof value === 'string') return String(value);
+  const object = value as Record<string, unknown>;
+  // A user: the e-mail, which is how a write names one; the name when there is none.
+  if (type === 'user') return String(object.email || object.name || '');
+  // A lookup: the target's title; its id when the target has no title (an import reads either).
+  if (type === 'lookup') return object.title === null || object.title === undefined || object.title === '' ? String(object.id) : String(object.title);
+  // An attachment: its file name.
+  if (type === 'file') return String(object.name ?? '');
+  return JSON.stringify(value);
+}
+
+/** A record as one CSV row of `fields` after the system columns. */
+export function flattenRecord(record: RecordObject, fields: RecordExport['fields']): string[] {
+  return [String(record.id), record.created_at, record.updated_at, ...fields.map((field) => flattenValue(field.type, record.data[field.slug]))];
+}
+
+/** The export as text, a page at a time: CSV with a header row, or one JSON array of record objects. */
+export async function* exportText(exported: RecordExport): AsyncGenerator<string> {
+  if (exported.format === 'csv') {
+    yield stringify([[...exportSystemColumns, ...exported.fields.map((field) => field.slug)]]);
+    for await (const page of exported.pages) {
+      if (page.length > 0) yield stringify(page.map((record) => flattenRecord(record, exported.fields)));
+    }
+    return;
+  }
+  yield '[';
+  let first = true;
+  for await (const page of exported.pages) {
+    if (page.length === 0) continue;
+    yield `${first ? '' : ','}${page.map((record) => JSON.stringify(record)).join(',')}`;
+    first = false;
+  }
+  yield ']';
+}
