@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { runAccounts, runInit } from './cli/accounts.command.js';
 import { UsageError } from './cli/cli-context.js';
 import { runFiles } from './cli/files.command.js';
+import { runExport } from './cli/records-export.command.js';
+import { runImport } from './cli/records-import.command.js';
 import { runIndexes } from './cli/indexes.command.js';
 import { runKeys } from './cli/keys.command.js';
 import { runMigrate } from './cli/migrate.command.js';
@@ -20,6 +22,8 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   keys: runKeys,
   files: runFiles,
   indexes: runIndexes,
+  export: runExport.run,
+  import: runImport.run,
   migrate: runMigrate.run,
 };
 
@@ -33,6 +37,8 @@ commands:
   keys create|list|revoke|rotate ...                        manage API keys
   files pending|restore PATH|sweep [--as-of ISO_DATETIME]   the reclaim queue of released files
   indexes list|create|delete --table ID ...                  a table's indexes
+  export --table ID [--format csv|json] [--out FILE]        a table's records as CSV or JSON
+  import --table ID FILE.csv [--upsert slug,…]              add or upsert records from CSV
   migrate                                                   apply schema migrations
 
 Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL; only serve, init and

@@ -19,6 +19,8 @@ const commands = [
   ['files', 'pending'],
   ['files', 'restore'],
   ['files', 'sweep'],
+  ['export'],
+  ['import'],
   ['migrate'],
   ['serve'],
 ];

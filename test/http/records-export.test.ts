@@ -115,10 +115,15 @@ describe('records/export', () => {
     expect((await exportOf({}, null)).status).toBe(401);
     const reader = await createUser(ctx, world, 'Reader');
     await addMember(ctx, world, spaceId, reader.id, 'reader');
-    const readerKey = (await createKey(ctx, { userId: reader.id })).api_key;
-    expect((await exportOf({}, readerKey)).status).toBe(200);
-    const readOnly = (await createKey(ctx, { accountId: world.accountId, readOnly: true })).api_key;
-    expect(rowsOf((await exportOf({}, readOnly)).body)).toHaveLength(4);
+    const readerKey = (await createKey(ctx, { userId: reader.id })).key;
+    const readOnly = (await createKey(ctx, { accountId: world.accountId, readOnly: true })).key;
+    for (const key of [readerKey, readOnly]) {
+      // Neither may write, both may export.
+      expect((await post(`/api/table/${tableId}/records/create`, { data: {} }, key)).status).toBe(403);
+      const response = await exportOf({}, key);
+      expect(response.status).toBe(200);
+      expect(rowsOf(response.body)).toHaveLength(4);
+    }
     const other = await createAccount(ctx);
     const refused = await exportOf({}, other.accountKey);
     expect(refused.status).toBe(400);
