@@ -526,6 +526,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/table/{tid}/records/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every matching record as a streamed CSV or JSON file */
+        post: operations["exportRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/table/{tid}/records/create_batch": {
         parameters: {
             query?: never;
@@ -4304,6 +4321,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": number[];
+                };
+            };
+            /** @description Invalid input, or a missing table or record (the message names the problem) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key, or expired session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or user may not do this (read-only key, role, field permission) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Space, table, view or notification not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (with a request id), or one of the specification's 500s such as "Not Authorized" */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tid: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description narrow data to these slugs */
+                    fields?: string[];
+                    /** @description {slug: value} (equality) or {slug: [operator, value]}, AND-ed */
+                    where?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description AND binds tighter than OR */
+                    filters?: {
+                        /** @description field slug (or use field) */
+                        column?: string;
+                        /** @description field slug (or use column) */
+                        field?: string;
+                        /** @enum {string} */
+                        compare: "=" | "EQ" | "!=" | "NE" | "NEQ" | "<" | "LT" | "<=" | "LTE" | ">" | "GT" | ">=" | "GTE" | "C" | "CONTAINS" | "contains" | "SW" | "STARTS_WITH" | "starts_with" | "EW" | "ENDS_WITH" | "ends_with" | "EMPTY" | "IS_EMPTY" | "is_empty" | "NEMPTY" | "IS_NOT_EMPTY" | "is_not_empty";
+                        /** @description required unless the operator is an empty test */
+                        value?: unknown;
+                        connector?: "AND" | "OR" | "and" | "or";
+                    }[];
+                    order_by?: string | null;
+                    order_dir?: "A" | "D" | (never | null);
+                    /** @description query through a saved view: its filters and order */
+                    view_id?: number;
+                    /** @description with view_id: AND these filters to the view's instead of replacing them */
+                    append_filters?: boolean;
+                    /** @description every whitespace-separated term must appear in some text-like field */
+                    search?: string;
+                    /**
+                     * @description csv: one flattened row per record (docs/api.md); json: an array of record objects
+                     * @default csv
+                     */
+                    format?: "csv" | "json";
+                };
+            };
+        };
+        responses: {
+            /** @description Every matching record, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/json": Record<string, never>[];
                 };
             };
             /** @description Invalid input, or a missing table or record (the message names the problem) */
