@@ -120,6 +120,14 @@ describe('access matrix of the record endpoints', () => {
       checkOk: (body, _caller, { rid }) => expect(body).toContain(rid),
     },
     {
+      name: 'POST /records/export',
+      method: 'POST',
+      write: false,
+      path: ({ tid }) => `${base(tid)}/records/export`,
+      body: () => ({ format: 'json' }),
+      checkOk: (body, _caller, { rid }) => expect(body).toContainEqual(expect.objectContaining({ id: rid, data: { name: 'seed', notes: 'original' } })),
+    },
+    {
       name: 'POST /records/delete_batch',
       method: 'POST',
       write: true,
