@@ -1,3 +1,5 @@
+import { UsageError } from './cli-context.js';
+
 /**
  * `tabula import`: CSV cells → record write values, field by field, in the write formats the
  * records API accepts (docs/api.md). What the API itself checks (dates, e-mails, options,
@@ -38,9 +40,9 @@ export function mapColumns(header: readonly string[], fields: readonly ImportFie
     explicit = new Map();
     for (const pair of map.split(',')) {
       const at = pair.lastIndexOf('=');
-      if (at < 1) throw new Error(`--map takes Column=slug pairs separated by commas, got ${JSON.stringify(pair)}`);
+      if (at < 1) throw new UsageError(`--map takes Column=slug pairs separated by commas, got ${JSON.stringify(pair)}`);
       const slug = pair.slice(at + 1).trim();
-      if (!bySlug.has(slug.toLowerCase())) throw new Error(`--map names ${JSON.stringify(slug)}, which is not a field of the table`);
+      if (!bySlug.has(slug.toLowerCase())) throw new UsageError(`--map names ${JSON.stringify(slug)}, which is not a field of the table`);
       explicit.set(pair.slice(0, at).trim().toLowerCase(), slug.toLowerCase());
     }
   }
@@ -50,7 +52,8 @@ export function mapColumns(header: readonly string[], fields: readonly ImportFie
     const key = column.trim().toLowerCase();
     const field = explicit ? bySlug.get(explicit.get(key) ?? '') : (bySlug.get(key) ?? byName.get(key));
     if (!field) {
-      if (!systemColumns.has(key) || explicit) ignored.push(`${column} (no such field)`);
+      if (explicit) ignored.push(`${column} (not in --map)`);
+      else if (!systemColumns.has(key)) ignored.push(`${column} (no such field)`);
       return null;
     }
     if (field.type === 'file') return void ignored.push(`${column} (file fields are not imported)`), null;

@@ -100,6 +100,15 @@ describe('tabula export and import', () => {
     ]);
   });
 
+  it('--map says which column goes to which field; every other column is ignored', { timeout: cliTestTimeout }, async () => {
+    const tableId = await newTable('Mapped');
+    fs.writeFileSync(file('mapped.csv'), 'Full name,Sum,name\nAda,3,ignored\n');
+    const result = await cli.run('import', '--table', String(tableId), file('mapped.csv'), '--map', 'Full name=name,Sum=amount');
+    expect(result).toMatchObject({ code: 0, stdout: 'imported 1, updated 0, rejected 0; ignored columns: name (not in --map)\n' });
+    expect((await post(`/api/table/${tableId}/records/query`, {})).map((record: any) => [record.data.name, record.data.amount])).toEqual([['Ada', 3]]);
+    expect(await cli.run('import', '--table', String(tableId), file('mapped.csv'), '--map', 'Sum=nope')).toMatchObject({ code: 2, stderr: expect.stringContaining('--map names "nope"') });
+  });
+
   it('export, then import into an empty table, gives the same data', { timeout: cliTestTimeout }, async () => {
     const source = await newTable('Source');
     await post(`/api/table/${source}/records/create_batch`, {

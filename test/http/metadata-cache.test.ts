@@ -49,6 +49,7 @@ const endpoints: readonly Endpoint[] = [
   { name: 'records/query', write: false, send: (t, key, tid) => query(t, key, tid, { limit: 1000 }) },
   { name: 'records/count', write: false, send: (t, key, tid) => count(t, key, tid) },
   { name: 'records/ids', write: false, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/ids`, {}) },
+  { name: 'records/export', write: false, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/export`, { format: 'json' }) },
   { name: 'records/delete_batch', write: true, send: (t, key, tid, rid) => post(t, key, `/api/table/${tid}/records/delete_batch`, { record_ids: [rid] }) },
   { name: 'records/create_batch', write: true, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/create_batch`, { records: [{ data: { name: 'batched' } }] }) },
   { name: 'records/update_batch', write: true, send: (t, key, tid, rid) => post(t, key, `/api/table/${tid}/records/update_batch`, { records: [{ id: rid, data: { name: 'batch updated' } }] }) },

@@ -245,6 +245,13 @@ describe('access matrix of the view endpoints', () => {
         body: (_caller, { vid }) => through(vid),
         checkOk: (body) => expect(body).toEqual(shown),
       },
+      {
+        name: 'POST /records/export with view_id',
+        method: 'POST',
+        path: ({ tid }) => `${base(tid)}/records/export`,
+        body: (_caller, { vid }) => ({ ...through(vid), format: 'json' }),
+        checkOk: (body) => expect(body.map((record: { id: number }) => record.id)).toEqual(shown),
+      },
     ];
 
     /** Records are read by everyone who sees the table; not seeing it answers the seed's 500. */
