@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
+import { createRandom } from '../random.js';
 import { physicalColumns } from '../schema-inspection.js';
 
 /**
@@ -23,14 +24,7 @@ describe('records search text beside the record', () => {
 
   /** Deterministic values (mulberry32): the same records on every run and engine. */
   function makeData(seed: number, count: number): Array<Record<string, unknown>> {
-    let state = seed >>> 0;
-    const next = () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const next = createRandom(seed);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
     const phrase = (n: number) => Array.from({ length: n }, () => pick(words) + pick(words)).join(' ');
     return Array.from({ length: count }, (_, i) => {

@@ -30,6 +30,8 @@ interface KnownIndex {
   id: number;
   fields: Field[];
   direction: string | null;
+  /** Made by the service (automatic, for a view): what the budget counts. */
+  serviceMade: boolean;
 }
 
 /** The index a shape asks for: its equalities (at most three), then its sort field, or else one bounded field. */
@@ -111,7 +113,7 @@ export function createAutomaticIndexes(deps: {
     const list: KnownIndex[] = [];
     for (const row of rows) {
       const definition = deps.indexes.definitionOf(row, fields);
-      if (definition) list.push({ id: row.id, fields: [...definition.fields], direction: definition.direction });
+      if (definition) list.push({ id: row.id, fields: [...definition.fields], direction: definition.direction, serviceMade: row.origin === 'automatic' || row.origin === 'view' });
     }
     known.set(tableId, { indexes: list, loadedAt: Date.now() });
     return list;
@@ -140,7 +142,7 @@ export function createAutomaticIndexes(deps: {
     if (current.some((index) => isWanted(index, definition))) return 'already served';
     const rows = await indexes.readTableRowCount(db, tableId);
     if (rows < settings.minRows) return `declined: ${rows} records, below ${settings.minRows}`;
-    const made = (await indexes.listTableIndexes(db, tableId)).filter((row) => row.origin === 'automatic' || row.origin === 'view').length;
+    const made = current.filter((index) => index.serviceMade).length;
     if (made >= settings.budget) return `declined: the table has ${made} automatic indexes, its budget`;
     const name = `${origin === 'view' ? 'view' : 'auto'}_${definition.fields.map((f) => f.slug).join('_')}${definition.direction ? `_${definition.direction}` : ''}`.slice(0, 63);
     const started = Date.now();
