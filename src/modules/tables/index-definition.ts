@@ -5,8 +5,7 @@ import { fieldColumnName, fieldIndexName, recordTableName } from '../fields/phys
 import { getFieldType } from '../fields/registry.js';
 
 export type IndexDirection = 'asc' | 'desc';
-export const indexOrigins = ['calendar', 'view', 'automatic', 'manual'] as const;
-export type IndexOrigin = (typeof indexOrigins)[number];
+export type IndexOrigin = 'calendar' | 'view' | 'automatic' | 'manual';
 
 /** At most this many fields in one index: past three equalities and a sort, the planner gains nothing. */
 export const maxIndexFields = 4;
