@@ -45,11 +45,11 @@ const loadClients = 2;
  */
 export async function loadBenchThroughApi(options: { dataDir: string; env: Record<string, string>; rows: number; log: (line: string) => void }): Promise<BenchTable> {
   const { dataDir, env, rows, log } = options;
-  const cli = (args: string[]) => JSON.parse(execFileSync('node', ['dist/main.js', ...args, '--data', dataDir, '--json'], { env: { ...process.env, ...env } }).toString());
+  const cli = (args: string[]) => JSON.parse(execFileSync(process.execPath, ['dist/main.js', ...args, '--data', dataDir, '--json'], { env: { ...process.env, ...env } }).toString());
   const owner = cli(['init', '--email', 'bench@example.com', '--name', 'Bench', '--password', 'bench-password']) as { api_key: string };
   const userIds: number[] = [];
   for (let i = 0; i < 10; i += 1) userIds.push((cli(['users', 'create', '--email', `member${i}@example.com`, '--name', `Member ${i}`, '--password', 'member-password']) as { id: number }).id);
-  const server = await startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...env, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', TABULA_AUTO_INDEXES: 'off', LOG_LEVEL: 'error' });
+  const server = await startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...env, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', TABULA_AUTO_INDEXES: 'off', LOG_LEVEL: 'error' });
   try {
     const api = async (path: string, body: unknown) => {
       const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${owner.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

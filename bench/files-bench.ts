@@ -135,14 +135,14 @@ export async function runFileShapes(options: FileBenchOptions): Promise<string> 
     databaseUrl = options.adminUrl.replace(/\/[^/]*$/, `/${name}`);
   }
   const dbEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
-  const init = spawnSync('node', ['dist/main.js', 'init', '--email', 'files-bench@example.com', '--password', 'files-bench-password', '--json', '--data', dataDir], { env: { ...process.env, ...dbEnv }, encoding: 'utf8' });
+  const init = spawnSync(process.execPath, ['dist/main.js', 'init', '--email', 'files-bench@example.com', '--password', 'files-bench-password', '--json', '--data', dataDir], { env: { ...process.env, ...dbEnv }, encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`tabula init failed: ${init.stderr}`);
   const apiKey = (JSON.parse(init.stdout.trim().split('\n').at(-1)!) as { api_key: string }).api_key;
   const auth = { authorization: `Bearer ${apiKey}` };
   const serverEnv = { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'error' };
-  const startServer = () => startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], serverEnv);
+  const startServer = () => startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], serverEnv);
   const floorDir = path.join(dataDir, 'floor');
-  const startFloor = () => startProcess('node', ['--import', 'tsx', 'bench/files-floor.ts'], { BENCH_FILES_FLOOR_DIR: floorDir });
+  const startFloor = () => startProcess(process.execPath, ['--import', 'tsx', 'bench/files-floor.ts'], { BENCH_FILES_FLOOR_DIR: floorDir });
 
   const files = { '1mb': crypto.randomBytes(MB), '20mb': crypto.randomBytes(20 * MB), '50mb': crypto.randomBytes(50 * MB) };
   fs.mkdirSync(floorDir, { recursive: true });

@@ -364,7 +364,7 @@ async function main() {
 const indexShapes = new Set(['list', 'list-deep', 'count', 'count-after-write']);
 
 function startServer(dbEnv: Record<string, string>, extra: Record<string, string> = {}) {
-  return startProcess('node', ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...extra });
+  return startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...extra });
 }
 
 /** Each shape on Tabula and on the floor, in alternating slices: one table row each. */
@@ -487,7 +487,7 @@ async function runRecordShapes(wanted: Set<string>) {
   const recordLines: string[] = [];
   if ([...wanted].some((name) => indexShapes.has(name))) {
     const bare = await startServer(dbEnv, { TABULA_AUTO_INDEXES: 'off' });
-    const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
+    const floor = await startProcess(process.execPath, ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
     try {
       log('before any index (TABULA_AUTO_INDEXES=off):');
       beforeLines.push(...(await measureShapes({ url: bare.url, pid: bare.child.pid! }, floor.url, defineShapes(dataset, null).filter((s) => wanted.has(s.name) && indexShapes.has(s.name)), dataset, [])));
@@ -502,7 +502,7 @@ async function runRecordShapes(wanted: Set<string>) {
   const indexLines = [...wanted].some((name) => indexShapes.has(name)) ? await awaitAutomaticIndexes(server.url, dataset) : [];
   const thread = [...wanted].some((name) => name.startsWith('comments-')) ? await prepareCommentThread(server.url, dataset) : null;
   floorConfig.comments = thread && { threadId: thread.threadId, createId: thread.createId, apiKeyId: thread.apiKeyId, userName: thread.userName, deepOffset: deepCommentOffset, content: mentionContent(dataset.userIds[0]), mentionUserId: dataset.userIds[0] };
-  const floor = await startProcess('node', ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
+  const floor = await startProcess(process.execPath, ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
   let rowsOut: string[] = [];
   let heavyLine: string | undefined;
   let viewLines: string[] = [];
