@@ -13,6 +13,32 @@ export interface RecordExport {
   pages: AsyncIterable<RecordObject[]>;
 }
 
+/** The ids in a comma-separated id list (records/ids' text; empty when nothing matched). */
+export function countIds(list: string): number {
+  if (list === '') return 0;
+  let count = 1;
+  for (let comma = list.indexOf(','); comma !== -1; comma = list.indexOf(',', comma + 1)) count += 1;
+  return count;
+}
+
+/**
+ * The ids of a comma-separated id list, `size` at a time. Splitting a million-id list at once
+ * would make a million strings and a million-entry array at once.
+ */
+export function* idPages(list: string, size: number): Generator<number[]> {
+  let start = 0;
+  while (start < list.length) {
+    const page: number[] = [];
+    while (page.length < size && start < list.length) {
+      const comma = list.indexOf(',', start);
+      const end = comma === -1 ? list.length : comma;
+      page.push(Number(list.slice(start, end)));
+      start = end + 1;
+    }
+    yield page;
+  }
+}
+
 /** The columns before the fields in a CSV export. */
 export const exportSystemColumns = ['id', 'created_at', 'updated_at'] as const;
 

@@ -29,7 +29,7 @@ import { recordSearchOf } from './search/index.js';
 import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type RecordsDeletedListener } from './record-lifecycle.js';
 import type { Attempt } from './record-attempt.js';
 import { createRecordBatches, maxBatchRecords } from './record-batches.js';
-import type { ExportFormat, RecordExport } from './record-export.js';
+import { countIds, idPages, type ExportFormat, type RecordExport } from './record-export.js';
 export type { RecordsDeletedListener } from './record-lifecycle.js';
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
@@ -502,7 +502,7 @@ export function createRecordsService(deps: {
 
     /**
      * Every match of a query for records/export, never all in memory: the ordered ids are read
-     * by one statement (as records/ids, 8 bytes an id), then the records `exportPageSize` at a
+     * by one statement (as records/ids: one text of about 8 bytes an id, kept as it is), then the records `exportPageSize` at a
      * time, presented as records/get presents them, each page a call of its own (its metadata
      * confirmed afresh, so a key revoked meanwhile stops the export). Access and the body are
      * checked before the answer starts.
@@ -515,11 +515,10 @@ export function createRecordsService(deps: {
         const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
         attempt.reads.confirm(version);
         observe(tableId, shape);
-        return { ids: ids === '' ? [] : ids.split(',').map(Number), whitelist: query.fields, fields: fields.map(({ slug, type, multiple }) => ({ slug, type, multiple })) };
+        return { ids, whitelist: query.fields, fields: fields.map(({ slug, type, multiple }) => ({ slug, type, multiple })) };
       }));
       async function* pages(): AsyncGenerator<RecordObject[]> {
-        for (let start = 0; start < started.ids.length; start += exportPageSize) {
-          const chunk = started.ids.slice(start, start + exportPageSize);
+        for (const chunk of idPages(started.ids, exportPageSize)) {
           yield await onTable(actor, tableId, async (attempt) => {
             // Fields deleted since the export started read as empty cells.
             const fields = started.whitelist === null ? attempt.table.fields : started.whitelist.flatMap((slug) => attempt.table.fieldsBySlug.get(slug) ?? []);
@@ -528,7 +527,7 @@ export function createRecordsService(deps: {
           });
         }
       }
-      return { format, fields: started.fields, total: started.ids.length, pages: pages() };
+      return { format, fields: started.fields, total: countIds(started.ids), pages: pages() };
     },
 
     /**
