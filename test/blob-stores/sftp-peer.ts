@@ -50,8 +50,8 @@ export async function startSftpPeer(root: string): Promise<SftpPeer> {
   const server = new ssh2.Server({ hostKeys: [hostKey.private] }, (connection) => {
     connections.add(connection);
     // As the store does (sftp.ts): ssh2's JavaScript ciphers write a packet in pieces, which
-    // Nagle's algorithm would hold for the client's delayed ACK.
-    connection.setNoDelay(true);
+    // Nagle's algorithm would hold for the client's delayed ACK (ssh2 has the method; its types leave it out).
+    (connection as unknown as { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
     connection.on('close', () => connections.delete(connection));
     // A client that goes away mid-request is the tests' business, not a crash of the runner.
     connection.on('error', () => {});
