@@ -8,6 +8,8 @@
  * list queries have had their automatic index built. Each shape's time is cut into `--slices`
  * turns that alternate between Tabula and the floor, so that a slow moment of the machine
  * weighs on both rather than on one of them.
+ * The `csv` shape runs `tabula export` of the whole table and `tabula import` of that file into a
+ * new table (bench/csv-bench.ts): wall time and peak RSS of each command.
  * The `views` shape compares query, count and ids through a saved view (made in a session
  * through the public API) with the same request without it, in the same alternating slices.
  * The `comments-*` shapes read a thread of `--comments` comments (default 10,000) posted
@@ -23,6 +25,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWords } from './dataset.js';
+import { measureCsv } from './csv-bench.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
 import { readRssMb, startProcess, stopProcess } from './processes.js';
 
@@ -34,7 +37,7 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,heavy+light' },
+    shapes: { type: 'string', default: 'list,list-deep,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,csv,heavy+light' },
     comments: { type: 'string', default: '10000' },
     reuse: { type: 'boolean', default: false },
     /** Concurrent clients of the files shapes (`--shapes files`): each holds a whole file in flight. */
@@ -506,10 +509,12 @@ async function runRecordShapes(wanted: Set<string>) {
   let rowsOut: string[] = [];
   let heavyLine: string | undefined;
   let viewLines: string[] = [];
+  let csvLines: string[] = [];
   try {
     rowsOut = await measureShapes({ url: server.url, pid: server.child.pid! }, floor.url, defineShapes(dataset, thread).filter((s) => wanted.has(s.name)), dataset, recordLines);
     if (wanted.has('count-after-write')) rowsOut.push(await measureCountAfterWrite(server.url, floor.url, dataset));
     if (wanted.has('views')) viewLines = await measureViews(server.url, dataset);
+    if (wanted.has('csv')) csvLines = await measureCsv({ url: server.url, apiKey: dataset.apiKey, tableId: dataset.tableId, dataDir, dbEnv, log });
     // Last: the heavy queries it leaves running until their budget would slow the next shape.
     if (wanted.has('heavy+light')) heavyLine = await measureHeavyAndLight(server.url, dataset);
   } finally {
@@ -535,6 +540,7 @@ async function runRecordShapes(wanted: Set<string>) {
     console.log('|---|---|---|---|---|---|---|---|');
     for (const line of viewLines) console.log(line);
   }
+  if (csvLines.length > 0) console.log(`\n${csvLines.join('\n')}`);
   if (heavyLine) {
     console.log('\n| shape | gets alone req/s | p50 ms | p99 ms | gets beside heavy req/s | p50 ms | p99 ms | p99 ratio (target ≤ 5×) | heavy counts |');
     console.log('|---|---|---|---|---|---|---|---|---|');
