@@ -82,6 +82,9 @@ describe('records search text beside the record', () => {
       expect(await query({ search: probe, limit: 1000, where: { status: 'Open' } }), `${probe} filtered`).toEqual(records.filter((r) => r.data.status === 'Open' && matches(r, probe)).map((r) => r.id));
       const count = await post(`/api/table/${tableId}/records/count`, { search: probe });
       expect(count.body.count, `${probe} counted`).toBe(ids.length);
+      // Counted from the search table alone, and through the record table with a filter.
+      const filteredCount = await post(`/api/table/${tableId}/records/count`, { search: probe, where: { status: 'Open' } });
+      expect(filteredCount.body.count, `${probe} counted with a filter`).toBe(records.filter((r) => r.data.status === 'Open' && matches(r, probe)).length);
     }
     // The probes find something, and not everything.
     expect(found).toBeGreaterThan(probes.length);

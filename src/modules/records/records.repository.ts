@@ -272,7 +272,16 @@ export async function readCounters(db: Db, tableId: number): Promise<{ rows: num
 }
 
 /**
- * The records matching `where` (with `afterId`, only those above that id: the records created
+ * What a count reads: the record table and the query's condition, or a table holding exactly
+ * one row per record that matches it when the query is one (records.service compileQuery).
+ */
+export interface CountSource {
+  table: string;
+  where: RawBuilder<boolean> | null;
+}
+
+/**
+ * The records matching `counted` (with `afterId`, only those above that id: the records created
  * since a cached count), and, in the same statement, the highest id below which no record can
  * appear any more, so that a later count can start there; null when there is none.
  *
@@ -281,15 +290,16 @@ export async function readCounters(db: Db, tableId: number): Promise<{ rows: num
  * commit a lower id later: only when the statement's snapshot saw no transaction in flight
  * is its highest id such a bound.
  */
-export async function countRecords(db: Db, tableId: number, where: RawBuilder<boolean> | null, bounds: QueryBounds, afterId?: number): Promise<{ count: number; maxId: number | null }> {
+export async function countRecords(db: Db, tableId: number, counted: CountSource, bounds: QueryBounds, afterId?: number): Promise<{ count: number; maxId: number | null }> {
   const table = sql.table(recordTableName(tableId));
+  const { where } = counted;
   const after = afterId === undefined ? null : sql<boolean>`id > ${afterId}`;
   const condition = guarded(bounds, after && where ? sql<boolean>`${after} and ${where}` : (after ?? where));
   const filter = condition ? sql` where ${condition}` : sql``;
   const settled = bounds.dialect.name === 'postgres' ? sql`(select count(*) from pg_snapshot_xip(pg_current_snapshot())) = 0` : sql`1`;
   // SQLite would walk the filter's index (a large stretch) rather than the few new rowids:
   // `not indexed` leaves it the rowid range only.
-  const source = afterId !== undefined && bounds.dialect.name === 'sqlite' ? sql`${table} not indexed` : table;
+  const source = afterId !== undefined && bounds.dialect.name === 'sqlite' ? sql`${sql.table(counted.table)} not indexed` : sql.table(counted.table);
   const statement = sql<{ count: number; max_id: number | null; settled: unknown }>`select (select count(*) from ${source}${filter}) as count, (select max(id) from ${table}) as max_id, ${settled} as settled`;
   const [row] = await runBoundedRead(db, statement.compile(db), bounds.caller);
   const settledNow = row.settled === true || Number(row.settled) === 1;

@@ -12,7 +12,7 @@ import { titleReader } from '../fields/title.js';
 import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
 import { hooksOf } from '../fields/lifecycle.js';
 import type { FileLedger } from '../fields/value-context.js';
-import { compileConditions, compileOrder, compileSearch, sortIndexOf } from './query/compile-query.js';
+import { compileConditions, compileOrder, compileSearch, compileSearchText, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { parseFilterList } from './query/parse-conditions.js';
 import { shapeOfQuery, type QueryShape, type QueryShapeObserver } from './query/query-shape.js';
@@ -198,8 +198,12 @@ export function createRecordsService(deps: {
     const searchOnly = parts.every((part) => part === null) && query.limit !== null && (orderBy === null || (orderBy === 'id' && orderDir === 'asc'));
     const search = compileSearch(query.search, recordTableName(table.id), dialect, searchOnly ? query.limit! + query.offset! : undefined);
     const where = [...parts, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
+    // A count whose only condition is the search counts the search table's rows, without
+    // looking each match up in the record table (RecordSearch.textCondition).
+    const searchAlone = parts.every((part) => part === null) ? compileSearchText(query.search, recordTableName(table.id), dialect) : null;
     return {
       where,
+      counted: searchAlone ?? { table: recordTableName(table.id), where },
       orderBy: compileOrder(orderBy, orderDir, table.fieldsBySlug, dialect),
       sortIndex: sortIndexOf(orderBy, table.fieldsBySlug, dialect),
       shape: shapeOfQuery(conditions, orderBy, orderDir, table.fieldsBySlug),
@@ -466,7 +470,7 @@ export function createRecordsService(deps: {
      */
     countRecords(actor: Actor, tableId: number, body: unknown) {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { where, shape } = await parse(attempt, body, 'count');
+        const { where, counted: source, shape } = await parse(attempt, body, 'count');
         const counters = await records.readCounters(db, tableId);
         attempt.reads.confirm(counters.metadataVersion);
         if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
@@ -476,7 +480,7 @@ export function createRecordsService(deps: {
         let count = cached?.count;
         if (cached === undefined || cached.since !== undefined) {
           // Only the records created since the cached count, or the whole filter afresh.
-          const counted = await records.countRecords(db, tableId, where, boundsOf(attempt.actor), cached?.since);
+          const counted = await records.countRecords(db, tableId, source, boundsOf(attempt.actor), cached?.since);
           count = (cached?.count ?? 0) + counted.count;
           countCache.set(key, counters, count, counted.maxId);
           if (cached === undefined) observe(tableId, shape);

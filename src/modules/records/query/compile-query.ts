@@ -4,7 +4,7 @@ import { ErrorCode, ValidationError } from '../../../shared/errors.js';
 import type { Field } from '../../fields/field.js';
 import { fieldColumnName, fieldIndexName } from '../../fields/physical-names.js';
 import { getFieldType } from '../../fields/registry.js';
-import { recordSearchOf } from '../search/index.js';
+import { recordSearchOf, searchTextTable } from '../search/index.js';
 import type { FilterContext } from '../../fields/value-context.js';
 import type { ConditionGroups } from './parse-conditions.js';
 import { systemFields } from './system-fields.js';
@@ -68,9 +68,20 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
  * RecordSearch.condition (only for a page whose only condition is the search, in id order).
  */
 export function compileSearch(search: string | null, table: string, dialect: Dialect, firstMatches?: number): RawBuilder<boolean> | null {
-  const terms = [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))];
+  const terms = searchTermsOf(search);
   return terms.length === 0 ? null : recordSearchOf(dialect.name).condition(table, terms, firstMatches);
 }
+
+/**
+ * The same search as a condition on the rows of record table `table`'s search table
+ * (RecordSearch.textCondition), for a count whose only condition is the search.
+ */
+export function compileSearchText(search: string | null, table: string, dialect: Dialect): { table: string; where: RawBuilder<boolean> } | null {
+  const terms = searchTermsOf(search);
+  return terms.length === 0 ? null : { table: searchTextTable(table), where: recordSearchOf(dialect.name).textCondition(table, terms) };
+}
+
+const searchTermsOf = (search: string | null) => [...new Set((search ?? '').toLowerCase().split(/\s+/).filter(Boolean))];
 
 /**
  * ORDER BY with empties smallest (first ascending, last descending), text by its lower-cased

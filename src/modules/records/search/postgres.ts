@@ -4,6 +4,13 @@ import { searchTextTable, writeSearchText } from './search-text-table.js';
 
 const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Conditions on the search table's `text`, served by its trigram index. */
+const holdsEveryTerm = (terms: readonly string[]) =>
+  sql.join(
+    terms.map((term) => sql<boolean>`text like ${likeTerm(term)} escape '\\'`),
+    sql` and `,
+  );
+
 /**
  * The search text table with a pg_trgm GIN index (extension made by migration 0002) that
  * serves `like '%term%'`; a statement-level trigger on the record table deletes deleted
@@ -27,11 +34,8 @@ export const postgresRecordSearch: RecordSearch = {
    * costs them).
    */
   condition: (table, terms, firstMatches) => {
-    const holdsEveryTerm = sql.join(
-      terms.map((term) => sql<boolean>`text like ${likeTerm(term)} escape '\\'`),
-      sql` and `,
-    );
     const limit = firstMatches === undefined ? sql`` : sql` order by id limit ${firstMatches}`;
-    return sql<boolean>`id in (select id from ${sql.table(searchTextTable(table))} where ${holdsEveryTerm}${limit})`;
+    return sql<boolean>`id in (select id from ${sql.table(searchTextTable(table))} where ${holdsEveryTerm(terms)}${limit})`;
   },
+  textCondition: (_table, terms) => sql<boolean>`(${holdsEveryTerm(terms)})`,
 };

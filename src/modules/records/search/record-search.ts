@@ -29,4 +29,11 @@ export interface RecordSearch {
    * only condition and the page is ordered by id), so the index may stop there.
    */
   condition(table: string, terms: readonly string[], firstMatches?: number): RawBuilder<boolean>;
+  /**
+   * The same test on the search table's own rows (`id`, `text`), for a statement that reads the
+   * search table alone: a count whose only condition is the search counts there, since the
+   * search table holds a row for exactly the records that have text (written and deleted with
+   * the record, in its transaction), and needs no look-up of each match in the record table.
+   */
+  textCondition(table: string, terms: readonly string[]): RawBuilder<boolean>;
 }

@@ -32,6 +32,14 @@ function trigramsOf(term: string): string[] {
   return [...trigrams].map((trigram) => `"${trigram.replace(/"/g, '""')}"`);
 }
 
+const holdsEveryTermOf = (terms: readonly string[]) =>
+  sql.join(
+    terms.map((term) => sql<boolean>`instr(text, ${term}) > 0`),
+    sql` and `,
+  );
+
+const trigramsOfTerms = (terms: readonly string[]) => [...new Set(terms.flatMap(trigramsOf))];
+
 /**
  * Terms of three characters or more narrow through the index; every term is then checked with
  * `instr` on the search text. FTS5 yields candidates in rowid order, so when only the first
@@ -44,12 +52,9 @@ function trigramsOf(term: string): string[] {
  * table, narrower than the record table.
  */
 function searchCondition(table: string, terms: readonly string[], firstMatches?: number): RawBuilder<boolean> {
-  const holdsEveryTerm = sql.join(
-    terms.map((term) => sql<boolean>`instr(text, ${term}) > 0`),
-    sql` and `,
-  );
+  const holdsEveryTerm = holdsEveryTermOf(terms);
   const texts = sql.table(searchTextTable(table));
-  const trigrams = [...new Set(terms.flatMap(trigramsOf))];
+  const trigrams = trigramsOfTerms(terms);
   const textHoldsEveryTerm = sql<boolean>`exists (select 1 from ${texts} as s where s.id = ${sql.ref(`${table}.id`)} and ${holdsEveryTerm})`;
   if (trigrams.length === 0) {
     if (firstMatches !== undefined) return sql<boolean>`id in (select id from ${texts} where ${holdsEveryTerm} order by id limit ${firstMatches})`;
@@ -61,6 +66,14 @@ function searchCondition(table: string, terms: readonly string[], firstMatches?:
     return sql<boolean>`id in (select rowid from ${fts} where ${fts} match ${match} and ${holdsEveryTerm} order by rowid limit ${firstMatches})`;
   }
   return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${match}) and ${textHoldsEveryTerm})`;
+}
+
+/** The search table's own rows holding every term: narrowed by the index as above, checked with `instr`. */
+function textCondition(table: string, terms: readonly string[]): RawBuilder<boolean> {
+  const trigrams = trigramsOfTerms(terms);
+  if (trigrams.length === 0) return sql<boolean>`(${holdsEveryTermOf(terms)})`;
+  const fts = sql.table(`${table}_fts`);
+  return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${trigrams.join(' AND ')}) and ${holdsEveryTermOf(terms)})`;
 }
 
 /**
@@ -93,4 +106,5 @@ export const sqliteRecordSearch: RecordSearch = {
   },
   writeText: writeSearchText,
   condition: searchCondition,
+  textCondition,
 };
