@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { SelectQueryNode, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 
 /** Stand-ins the query is first built with, so their positions among the parameters can be found. */
@@ -10,6 +10,8 @@ interface Prepared<Row> {
   sql: string;
   slots: number[];
   query: CompiledQuery<Row>;
+  /** A select: outside a transaction it may go to the direct reader. */
+  reads: boolean;
 }
 
 function compileWithPlaceholders<Row>(count: number, build: (placeholders: unknown[]) => Compilable<Row>): Prepared<Row> {
@@ -18,7 +20,18 @@ function compileWithPlaceholders<Row>(count: number, build: (placeholders: unkno
     if (!(value instanceof Placeholder)) throw new Error(`prepareQuery: a constant parameter in ${query.sql}`);
     return value.index;
   });
-  return { sql: query.sql, slots, query };
+  return { sql: query.sql, slots, query, reads: SelectQueryNode.is(query.query) };
+}
+
+/**
+ * What compiled statements are kept by: the adapter, which a Kysely instance shares with every
+ * transaction it opens (each root instance has its own), so a statement compiled once serves
+ * the instance and all its transactions. An instance with plugins, which may change what a
+ * query compiles to, keeps its own.
+ */
+function compiledKeyOf(db: Kysely<any>): object {
+  const executor = db.getExecutor();
+  return executor.plugins.length === 0 ? executor.adapter : db;
 }
 
 /** Runs a compiled read statement with its parameters, outside Kysely. */
@@ -42,25 +55,30 @@ export async function runRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>): 
   return (await db.executeQuery<Row>(query)).rows;
 }
 
-function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
+async function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
   const parameters = prepared.slots.map((slot) => params[slot]);
   // The direct reader needs only the text and the values: no CompiledQuery to build and freeze.
-  const direct = directReaders.get(db);
-  if (direct) return Promise.resolve(direct(prepared.sql, parameters) as Row[]);
-  return runRead(db, { ...CompiledQuery.raw(prepared.sql, parameters), query: prepared.query.query } as CompiledQuery<Row>);
+  // Only the root instance has one: a transaction's statements run on its own connection.
+  const direct = prepared.reads ? directReaders.get(db) : undefined;
+  if (direct) return direct(prepared.sql, parameters) as Row[];
+  const query: CompiledQuery<Row> = { query: prepared.query.query, queryId: prepared.query.queryId, sql: prepared.sql, parameters };
+  return (await db.executeQuery<Row>(query)).rows;
 }
 
 /**
- * A query of fixed shape, built and compiled once, then run with new parameter values: the
- * hot per-request look-ups (key, session, table and membership) skip Kysely's builder and
- * compiler, which cost more than SQLite's execution of them. Only for queries whose SQL does
- * not depend on the values (no `in` lists of varying length).
+ * A statement of fixed shape, built and compiled once, then run with new parameter values: the
+ * hot per-request look-ups (key, session, table and membership) and the writes of a comment
+ * skip Kysely's builder and compiler, which cost more than SQLite's execution of them. Only for
+ * statements whose SQL does not depend on the values (no `in` lists of varying length).
+ * `db` may be a transaction: the statement runs in it, compiled once for its instance. Reads
+ * through the root instance go to its direct reader, if any; writes never do.
  */
 export function prepareQuery<Row, Params extends unknown[]>(build: (db: Kysely<any>, ...params: Params) => Compilable<Row>) {
-  const compiledBy = new WeakMap<Kysely<any>, Prepared<Row>>();
+  const compiledBy = new WeakMap<object, Prepared<Row>>();
   return async (db: Kysely<any>, ...params: Params): Promise<Row[]> => {
-    let prepared = compiledBy.get(db);
-    if (!prepared) compiledBy.set(db, (prepared = compileWithPlaceholders(params.length, (placeholders) => build(db, ...(placeholders as Params)))));
+    const key = compiledKeyOf(db);
+    let prepared = compiledBy.get(key);
+    if (!prepared) compiledBy.set(key, (prepared = compileWithPlaceholders(params.length, (placeholders) => build(db, ...(placeholders as Params)))));
     return runPrepared(db, prepared, params);
   };
 }
@@ -73,10 +91,11 @@ export function prepareShapedQuery<Shape, Row, Params extends unknown[]>(
   keyOf: (shape: Shape) => string,
   build: (db: Kysely<any>, shape: Shape, ...params: Params) => Compilable<Row>,
 ) {
-  const compiledBy = new WeakMap<Kysely<any>, LRUCache<string, Prepared<Row>>>();
+  const compiledBy = new WeakMap<object, LRUCache<string, Prepared<Row>>>();
   return async (db: Kysely<any>, shape: Shape, ...params: Params): Promise<Row[]> => {
-    let shapes = compiledBy.get(db);
-    if (!shapes) compiledBy.set(db, (shapes = new LRUCache({ max: 500 })));
+    const instance = compiledKeyOf(db);
+    let shapes = compiledBy.get(instance);
+    if (!shapes) compiledBy.set(instance, (shapes = new LRUCache({ max: 500 })));
     const key = keyOf(shape);
     let prepared = shapes.get(key);
     if (!prepared) shapes.set(key, (prepared = compileWithPlaceholders(params.length, (placeholders) => build(db, shape, ...(placeholders as Params)))));

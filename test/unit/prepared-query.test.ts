@@ -16,7 +16,10 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../test-datab
  * - SQL compiled for one Kysely instance reused by another;
  * - a prepared read outside a transaction seeing (or waiting for) another transaction's
  *   uncommitted rows, or one inside it missing its own (on SQLite, reads through the root
- *   instance go to a second connection, database.ts).
+ *   instance go to a second connection, database.ts);
+ * - a prepared statement compiled anew for every transaction (the cost it exists to save), or
+ *   run outside the transaction it was given: a write that survives its transaction's
+ *   rollback, or a prepared write sent to SQLite's read-only connection.
  */
 
 interface Item {
@@ -167,6 +170,50 @@ describe(`prepared queries (${testEngine})`, () => {
       } finally {
         await other.destroy();
       }
+    });
+  });
+
+  describe('statements inside transactions', () => {
+    const insertItem = vi.fn((d: Kysely<any>, id: number, name: string, kind: string) => d.insertInto('pq_items').values({ id, name, kind, n: id }).returning(['id', 'name']));
+    const insertW = prepareQuery(insertItem);
+    const insert = (d: Kysely<any>, id: number, name: string) => insertW(d, id, name, 'w');
+    const selectKind = prepareQuery((d: Kysely<any>, kind: string) => d.selectFrom('pq_items').select('name').where('kind', '=', kind).orderBy('id'));
+
+    it('is compiled once for an instance and all its transactions, and runs in the transaction it is given', async () => {
+      expect(await db.transaction().execute((trx) => insert(trx, 200, 'first'))).toEqual([{ id: 200, name: 'first' }]);
+      await expect(
+        db.transaction().execute(async (trx) => {
+          expect(await insert(trx, 201, 'rolled back')).toEqual([{ id: 201, name: 'rolled back' }]);
+          // The transaction's own prepared read sees the row; a read outside it does not.
+          expect(await selectKind(trx, 'w')).toEqual([{ name: 'first' }, { name: 'rolled back' }]);
+          expect(await selectKind(db, 'w')).toEqual([{ name: 'first' }]);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(await db.transaction().execute((trx) => insert(trx, 202, 'third'))).toEqual([{ id: 202, name: 'third' }]);
+      expect(await selectKind(db, 'w')).toEqual([{ name: 'first' }, { name: 'third' }]);
+      expect(insertItem).toHaveBeenCalledTimes(1);
+    });
+
+    it('runs a prepared write through the root instance on the main connection', async () => {
+      expect(await insert(db, 203, 'outside')).toEqual([{ id: 203, name: 'outside' }]);
+      expect(await selectKind(db, 'w')).toEqual([{ name: 'first' }, { name: 'third' }, { name: 'outside' }]);
+      await db.deleteFrom('pq_items').where('kind', '=', 'w').execute();
+    });
+
+    it('is compiled once per shape across transactions too', async () => {
+      // Each row: id, name, kind, n.
+      const build = vi.fn((d: Kysely<any>, count: number, ...values: unknown[]) =>
+        d.insertInto('pq_items').values(Array.from({ length: count }, (_, row) => ({ id: values[row * 4], name: values[row * 4 + 1], kind: values[row * 4 + 2], n: values[row * 4 + 3] }))),
+      );
+      const insertMany = prepareShapedQuery((count: number) => String(count), build);
+      const rows = (...ids: number[]) => ids.flatMap((id) => [id, `item ${id}`, 'v', id]);
+      await db.transaction().execute((trx) => insertMany(trx, 2, ...rows(300, 301)));
+      await db.transaction().execute((trx) => insertMany(trx, 2, ...rows(302, 303)));
+      await db.transaction().execute((trx) => insertMany(trx, 1, ...rows(304)));
+      expect((await selectKind(db, 'v')).map((row) => row.name)).toEqual(['item 300', 'item 301', 'item 302', 'item 303', 'item 304']);
+      expect(build).toHaveBeenCalledTimes(2);
+      await db.deleteFrom('pq_items').where('kind', '=', 'v').execute();
     });
   });
 

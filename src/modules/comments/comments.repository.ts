@@ -1,12 +1,23 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
 export type CommentRow = Omit<SystemSchema['comments'], 'id'> & { id: number };
 export type NewComment = Omit<CommentRow, 'id'>;
 
+const commentColumns = ['account_id', 'table_id', 'record_id', 'user_id', 'user_name', 'api_key_id', 'content', 'attachments_json', 'type', 'status', 'email_json', 'created_at', 'updated_at'] as const satisfies readonly (keyof NewComment)[];
+
+const insertCommentRow = prepareQuery((db: Db, ...values: unknown[]) =>
+  db
+    .insertInto('comments')
+    .values(Object.fromEntries(commentColumns.map((column, index) => [column, values[index]])) as NewComment)
+    .returning('id'),
+);
+
+/** Compiled once: a comment's statements run on every create (prepared-query.ts). */
 export async function insertComment(db: Db, comment: NewComment): Promise<number> {
-  const row = await db.insertInto('comments').values(comment).returning('id').executeTakeFirstOrThrow();
+  const [row] = await insertCommentRow(db, ...commentColumns.map((column) => comment[column]));
   return Number(row.id);
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery, prepareShapedQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -6,8 +7,23 @@ export type NotificationRow = Omit<SystemSchema['notifications'], 'id'> & { id: 
 export type NewNotification = Omit<NotificationRow, 'id' | 'read_at'>;
 export type EventRow = Omit<SystemSchema['events'], 'id'> & { id: number };
 
+/** Splits `values` into `count` rows of `columns`. */
+function rowsOf<Column extends string>(columns: readonly Column[], count: number, values: readonly unknown[]): Record<Column, unknown>[] {
+  return Array.from({ length: count }, (_, row) => Object.fromEntries(columns.map((column, index) => [column, values[row * columns.length + index]])) as Record<Column, unknown>);
+}
+
+const notificationColumns = ['account_id', 'user_id', 'kind', 'actor_user_id', 'actor_name', 'table_id', 'record_id', 'comment_id', 'created_at', 'read_at'] as const;
+
+// The writes of a new comment are compiled once (per number of rows): they run on every comments/create.
+const insertNotificationRows = prepareShapedQuery(
+  (count: number) => String(count),
+  (db: Db, count: number, ...values: unknown[]) => db.insertInto('notifications').values(rowsOf(notificationColumns, count, values) as NewNotification[]),
+);
+
 export async function insertNotifications(db: Db, rows: readonly NewNotification[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('notifications').values(rows.map((row) => ({ ...row, read_at: null }))).execute();
+  if (rows.length === 0) return;
+  const withUnread = rows.map((row) => ({ ...row, read_at: null }));
+  await insertNotificationRows(db, rows.length, ...withUnread.flatMap((row) => notificationColumns.map((column) => row[column])));
 }
 
 export async function listNotifications(db: Db, userId: number, unreadOnly: boolean, limit: number, offset: number): Promise<NotificationRow[]> {
@@ -28,14 +44,21 @@ export async function markAllRead(db: Db, userId: number, now: string): Promise<
   return Number(result.numUpdatedRows);
 }
 
+const subscriptionColumns = ['table_id', 'record_id', 'user_id', 'created_at'] as const;
+
+const insertSubscriptions = prepareShapedQuery(
+  (count: number) => String(count),
+  (db: Db, count: number, ...values: unknown[]) =>
+    db
+      .insertInto('subscriptions')
+      .values(rowsOf(subscriptionColumns, count, values) as SystemSchema['subscriptions'][])
+      .onConflict((conflict) => conflict.columns(['table_id', 'record_id', 'user_id']).doNothing()),
+);
+
 /** Record subscriptions; record id 0 stands for the whole table. Subscribing twice is one subscription. */
 export async function subscribe(db: Db, tableId: number, recordId: number, userIds: readonly number[], now: string): Promise<void> {
   if (userIds.length === 0) return;
-  await db
-    .insertInto('subscriptions')
-    .values(userIds.map((userId) => ({ table_id: tableId, record_id: recordId, user_id: userId, created_at: now })))
-    .onConflict((conflict) => conflict.columns(['table_id', 'record_id', 'user_id']).doNothing())
-    .execute();
+  await insertSubscriptions(db, userIds.length, ...userIds.flatMap((userId) => [tableId, recordId, userId, now]));
 }
 
 export async function unsubscribe(db: Db, tableId: number, recordId: number, userId: number): Promise<void> {
@@ -47,9 +70,13 @@ export async function subscribedRecordIds(db: Db, tableId: number, recordIds: re
   return new Set(rows.map((row) => row.record_id));
 }
 
+const selectSubscribers = prepareQuery((db: Db, tableId: number, wholeTable: number, recordId: number) =>
+  db.selectFrom('subscriptions').select('user_id').distinct().where('table_id', '=', tableId).where('record_id', 'in', [wholeTable, recordId]),
+);
+
 /** Who follows a record: its own subscribers and the table's (record id 0). */
 export async function listSubscribers(db: Db, tableId: number, recordId: number): Promise<number[]> {
-  const rows = await db.selectFrom('subscriptions').select('user_id').distinct().where('table_id', '=', tableId).where('record_id', 'in', [0, recordId]).execute();
+  const rows = await selectSubscribers(db, tableId, 0, recordId);
   return rows.map((row) => row.user_id);
 }
 
@@ -59,8 +86,12 @@ export async function deleteRecordFollowUps(db: Db, tableId: number, recordIds: 
   await db.deleteFrom('notifications').where('table_id', '=', tableId).where('record_id', 'in', recordIds).execute();
 }
 
+const eventColumns = ['account_id', 'kind', 'user_id', 'api_key_id', 'table_id', 'record_id', 'comment_id', 'created_at'] as const satisfies readonly (keyof EventRow)[];
+
+const insertEventRow = prepareQuery((db: Db, ...values: unknown[]) => db.insertInto('events').values(rowsOf(eventColumns, 1, values)[0] as Omit<EventRow, 'id'>));
+
 export async function insertEvent(db: Db, event: Omit<EventRow, 'id'>): Promise<void> {
-  await db.insertInto('events').values(event).execute();
+  await insertEventRow(db, ...eventColumns.map((column) => event[column]));
 }
 
 /** The account's events, newest first; with `spaceIds` (a restricted key), only those of tables in these spaces. */

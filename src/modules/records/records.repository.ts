@@ -355,17 +355,23 @@ export async function selectColumnValues(db: Db, tableId: number, column: string
   return new Map(rows.map((row) => [Number(row.id), row.value]));
 }
 
+/** Compiled once per table (every comments call starts with it). */
+const selectRecordExistsWithVersion = prepareShapedQuery(
+  (tableId: number) => String(tableId),
+  (db: Db, tableId: number, recordId: number) =>
+    db
+      .selectFrom('metadata_version as v')
+      .leftJoin(`${recordTableName(tableId)} as r`, (join) => join.on('r.id', '=', recordId))
+      .select(['v.version as metadata_version', 'r.id as id'])
+      .where('v.id', '=', sql.lit(1)),
+);
+
 /**
  * Whether a record exists, with the metadata version the same statement saw: one round trip
  * where a check of the record and a confirmation of the metadata would take two.
  */
 export async function recordExistsWithVersion(db: Db, tableId: number, recordId: number): Promise<{ exists: boolean; version: number }> {
-  const row = await db
-    .selectFrom('metadata_version as v')
-    .leftJoin(`${recordTableName(tableId)} as r`, (join) => join.on('r.id', '=', recordId))
-    .select(['v.version as metadata_version', 'r.id as id'])
-    .where('v.id', '=', sql.lit(1))
-    .executeTakeFirstOrThrow();
+  const [row] = await selectRecordExistsWithVersion(db, tableId, recordId);
   return { exists: row.id !== null, version: Number(row.metadata_version) };
 }
 

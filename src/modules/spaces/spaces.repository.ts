@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -40,14 +41,13 @@ export async function findMemberRole(db: Db, spaceId: number, userId: number): P
   return row?.role;
 }
 
+const selectMembers = prepareQuery((db: Db, spaceId: number) =>
+  db.selectFrom('members as m').innerJoin('users as u', 'u.id', 'm.user_id').select(['m.user_id', 'u.email', 'u.name', 'm.role']).where('m.space_id', '=', spaceId).orderBy('m.user_id'),
+);
+
+/** A space's members, by user id: compiled once (every new comment lists them). */
 export async function listMembers(db: Db, spaceId: number) {
-  return db
-    .selectFrom('members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.user_id', 'u.email', 'u.name', 'm.role'])
-    .where('m.space_id', '=', spaceId)
-    .orderBy('m.user_id')
-    .execute();
+  return selectMembers(db, spaceId);
 }
 
 export async function upsertMember(db: Db, member: { spaceId: number; userId: number; role: string; now: string }): Promise<void> {
