@@ -20,8 +20,6 @@ export interface Dialect {
   readonly rowLocks: boolean;
   /** A boolean constant as the boolean column type holds it (`1`/`0` on SQLite, `true`/`false` on PostgreSQL). */
   booleanLiteral(value: boolean): RawBuilder<unknown>;
-  /** A JSON value as a statement parameter for a `jsonType` column. */
-  jsonParam(value: unknown): RawBuilder<unknown> | string;
   /** Quotes an identifier we generated ourselves (never user input). */
   quote(identifier: string): string;
   /** Unicode-aware lower-casing, the same on both engines. */
@@ -64,7 +62,6 @@ const sqliteDialect: Dialect = {
   booleanType: 'integer',
   booleanLiteral: (value) => (value ? sql`1` : sql`0`),
   rowLocks: false,
-  jsonParam: (value) => JSON.stringify(value),
   quote: (identifier) => `"${identifier}"`,
   fold: sqliteFold,
   sortableText: sqliteFold,
@@ -82,7 +79,6 @@ const postgresDialect: Dialect = {
   booleanType: 'boolean',
   booleanLiteral: (value) => (value ? sql`true` : sql`false`),
   rowLocks: true,
-  jsonParam: (value) => sql`${JSON.stringify(value)}::jsonb`,
   quote: (identifier) => `"${identifier}"`,
   fold: (expression) => sql`lower(${expression})`,
   sortableText: (expression) => sql`lower(${expression}) collate "C"`,

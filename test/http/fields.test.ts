@@ -261,10 +261,9 @@ describe('fields', () => {
         { name: 'Tags', type: 'select', multiple: true, options: [{ value: 'a' }, { value: 'b' }] },
       ]);
       const ids = await fieldIds(ctx, table.id);
-      const { dialect } = ctx.container.database;
       const inserted = await recordDb(ctx)
         .insertInto(`rec_${table.id}`)
-        .values({ created_at: '2024-01-01 00:00:00', updated_at: '2024-01-01 00:00:00', [`f_${ids.headline}`]: 'kept value', [`f_${ids.tags}`]: dialect.jsonParam(['a', 'b']) })
+        .values({ created_at: '2024-01-01 00:00:00', updated_at: '2024-01-01 00:00:00', [`f_${ids.headline}`]: 'kept value', [`f_${ids.tags}`]: JSON.stringify(['a', 'b']) })
         .returning('id')
         .executeTakeFirstOrThrow();
       const columnsBefore = await physicalColumns(ctx, table.id);

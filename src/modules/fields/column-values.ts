@@ -12,7 +12,9 @@ import { getFieldType } from './registry.js';
 /** Stored value → statement parameter. */
 export function toColumnValue(field: Field, stored: unknown, dialect: Dialect): unknown {
   if (stored === null || stored === undefined) return null;
-  if (field.multiple) return dialect.jsonParam(stored);
+  // JSON text on both engines: PostgreSQL gives an untyped parameter the type of the jsonb
+  // column it is written to or compared with, so a prepared insert can carry it (no cast).
+  if (field.multiple) return JSON.stringify(stored);
   const { encode } = getFieldType(field.type);
   return encode ? encode(stored, dialect) : stored;
 }

@@ -83,20 +83,44 @@ function selectionOf(selection: ReadSelection) {
 }
 
 export async function insertRecord(db: Db, tableId: number, values: Record<string, unknown>): Promise<number> {
-  const row = await db.insertInto(recordTableName(tableId)).values(values).returning('id').executeTakeFirstOrThrow();
-  return Number(row.id);
+  const [id] = await insertRecordRows(db, tableId, [values]);
+  return id;
+}
+
+/** A record table, the columns written and the number of rows: what an insert's SQL depends on. */
+interface InsertShape {
+  tableId: number;
+  columns: readonly string[];
+  rows: number;
 }
 
 /**
- * Several records in one statement; answers their ids in the order of `rows`. The ids of one
- * statement are drawn in row order (a serial column on PostgreSQL, the next rowid on SQLite),
- * while neither engine promises the order in which RETURNING hands them back: sorted, they
- * are the rows' ids in order. The caller keeps a statement under the engines' bound on
+ * Record inserts compiled once per shape (prepared-query.ts): create_batch sends up to a
+ * thousand records in statements of a few row counts (insertStatementSizes), and building and
+ * compiling a statement of 128 rows cost Kysely more than SQLite's execution of it.
+ */
+const insertRows = prepareShapedQuery(
+  (shape: InsertShape) => `${shape.tableId}:${shape.rows}:${shape.columns.join(',')}`,
+  (db: Db, shape: InsertShape, ...values: unknown[]) =>
+    db
+      .insertInto(recordTableName(shape.tableId))
+      .values(Array.from({ length: shape.rows }, (_, row) => Object.fromEntries(shape.columns.map((column, index) => [column, values[row * shape.columns.length + index]]))))
+      .returning('id'),
+);
+
+/**
+ * Several records in one statement; answers their ids in the order of `rows`, which all have
+ * the same columns (a column left undefined is not written: its default applies). The ids of
+ * one statement are drawn in row order (a serial column on PostgreSQL, the next rowid on
+ * SQLite), while neither engine promises the order in which RETURNING hands them back: sorted,
+ * they are the rows' ids in order. The caller keeps a statement under the engines' bound on
  * parameters (SQLite: 32,766).
  */
 export async function insertRecordRows(db: Db, tableId: number, rows: readonly Record<string, unknown>[]): Promise<number[]> {
   if (rows.length === 0) return [];
-  const inserted = await db.insertInto(recordTableName(tableId)).values(rows as Record<string, unknown>[]).returning('id').execute();
+  const columns = Object.keys(rows[0]).filter((column) => rows[0][column] !== undefined);
+  const values = rows.flatMap((row) => columns.map((column) => row[column]));
+  const inserted = await insertRows(db, { tableId, columns, rows: rows.length }, ...values);
   return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
 }
 
