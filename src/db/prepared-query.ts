@@ -102,3 +102,11 @@ export function prepareShapedQuery<Shape, Row, Params extends unknown[]>(
     return runPrepared(db, prepared, params);
   };
 }
+
+/**
+ * For a prepared insert of `count` rows: its flat parameters (`count` × `columns` values, row
+ * after row) as the row objects Kysely's `values` takes.
+ */
+export function rowsOfValues<Column extends string>(columns: readonly Column[], count: number, values: readonly unknown[]): Record<Column, unknown>[] {
+  return Array.from({ length: count }, (_, row) => Object.fromEntries(columns.map((column, index) => [column, values[row * columns.length + index]])) as Record<Column, unknown>);
+}

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { prepareQuery } from '../../db/prepared-query.js';
+import { prepareQuery, rowsOfValues } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -11,7 +11,7 @@ const commentColumns = ['account_id', 'table_id', 'record_id', 'user_id', 'user_
 const insertCommentRow = prepareQuery((db: Db, ...values: unknown[]) =>
   db
     .insertInto('comments')
-    .values(Object.fromEntries(commentColumns.map((column, index) => [column, values[index]])) as NewComment)
+    .values(rowsOfValues(commentColumns, 1, values)[0] as NewComment)
     .returning('id'),
 );
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { prepareQuery, prepareShapedQuery } from '../../db/prepared-query.js';
+import { prepareQuery, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -7,17 +7,12 @@ export type NotificationRow = Omit<SystemSchema['notifications'], 'id'> & { id: 
 export type NewNotification = Omit<NotificationRow, 'id' | 'read_at'>;
 export type EventRow = Omit<SystemSchema['events'], 'id'> & { id: number };
 
-/** Splits `values` into `count` rows of `columns`. */
-function rowsOf<Column extends string>(columns: readonly Column[], count: number, values: readonly unknown[]): Record<Column, unknown>[] {
-  return Array.from({ length: count }, (_, row) => Object.fromEntries(columns.map((column, index) => [column, values[row * columns.length + index]])) as Record<Column, unknown>);
-}
-
 const notificationColumns = ['account_id', 'user_id', 'kind', 'actor_user_id', 'actor_name', 'table_id', 'record_id', 'comment_id', 'created_at', 'read_at'] as const;
 
 // The writes of a new comment are compiled once (per number of rows): they run on every comments/create.
 const insertNotificationRows = prepareShapedQuery(
   (count: number) => String(count),
-  (db: Db, count: number, ...values: unknown[]) => db.insertInto('notifications').values(rowsOf(notificationColumns, count, values) as NewNotification[]),
+  (db: Db, count: number, ...values: unknown[]) => db.insertInto('notifications').values(rowsOfValues(notificationColumns, count, values) as NewNotification[]),
 );
 
 export async function insertNotifications(db: Db, rows: readonly NewNotification[]): Promise<void> {
@@ -51,7 +46,7 @@ const insertSubscriptions = prepareShapedQuery(
   (db: Db, count: number, ...values: unknown[]) =>
     db
       .insertInto('subscriptions')
-      .values(rowsOf(subscriptionColumns, count, values) as SystemSchema['subscriptions'][])
+      .values(rowsOfValues(subscriptionColumns, count, values) as SystemSchema['subscriptions'][])
       .onConflict((conflict) => conflict.columns(['table_id', 'record_id', 'user_id']).doNothing()),
 );
 
@@ -88,7 +83,7 @@ export async function deleteRecordFollowUps(db: Db, tableId: number, recordIds: 
 
 const eventColumns = ['account_id', 'kind', 'user_id', 'api_key_id', 'table_id', 'record_id', 'comment_id', 'created_at'] as const satisfies readonly (keyof EventRow)[];
 
-const insertEventRow = prepareQuery((db: Db, ...values: unknown[]) => db.insertInto('events').values(rowsOf(eventColumns, 1, values)[0] as Omit<EventRow, 'id'>));
+const insertEventRow = prepareQuery((db: Db, ...values: unknown[]) => db.insertInto('events').values(rowsOfValues(eventColumns, 1, values)[0] as Omit<EventRow, 'id'>));
 
 export async function insertEvent(db: Db, event: Omit<EventRow, 'id'>): Promise<void> {
   await insertEventRow(db, ...eventColumns.map((column) => event[column]));

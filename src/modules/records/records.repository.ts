@@ -4,7 +4,7 @@ import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { runBoundedRead } from '../../db/bounded-read.js';
 import { isMissingSqliteIndex } from '../../db/db-errors.js';
 import type { Dialect } from '../../db/dialect.js';
-import { prepareQuery, prepareShapedQuery, runRead } from '../../db/prepared-query.js';
+import { prepareQuery, prepareShapedQuery, rowsOfValues, runRead } from '../../db/prepared-query.js';
 import { recordTableName } from '../fields/physical-names.js';
 
 /** Record tables are created at run time, so they are reached through an untyped Kysely. */
@@ -104,7 +104,7 @@ const insertRows = prepareShapedQuery(
   (db: Db, shape: InsertShape, ...values: unknown[]) =>
     db
       .insertInto(recordTableName(shape.tableId))
-      .values(Array.from({ length: shape.rows }, (_, row) => Object.fromEntries(shape.columns.map((column, index) => [column, values[row * shape.columns.length + index]]))))
+      .values(rowsOfValues(shape.columns, shape.rows, values))
       .returning('id'),
 );
 
