@@ -506,10 +506,10 @@ export function createRecordsService(deps: {
 
     /**
      * Every match of a query for records/export, never all in memory: the ordered ids are read
-     * by one statement (as records/ids: one text of about 8 bytes an id, kept as it is), then the records `exportPageSize` at a
-     * time, presented as records/get presents them, each page a call of its own (its metadata
-     * confirmed afresh, so a key revoked meanwhile stops the export). Access and the body are
-     * checked before the answer starts.
+     * by one statement (as records/ids: one text of about 8 bytes an id, paged as it is), then
+     * the records `exportPageSize` at a time, presented as records/get presents them, each page
+     * a call of its own (its metadata confirmed afresh, so a key revoked meanwhile stops the
+     * export). Access and the body are checked before the answer starts.
      */
     async exportRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordExport> {
       const { format, query: queryBody } = splitExportBody(body);
