@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
+import { defaultQuerySlots } from './db/bounded-read.js';
 import { parseAllowHosts, type AllowedHost } from './modules/files/address-policy.js';
 import { maxResponseMegabytes } from './modules/records/response-size.js';
 
@@ -76,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     fetchAllowHosts: parseFetchAllowHosts(env.TABULA_FETCH_ALLOW_HOSTS ?? ''),
     reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
     queryTimeoutMs: parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s'),
-    queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? '4'),
+    queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? String(defaultQuerySlots())),
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
     trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),
     maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,

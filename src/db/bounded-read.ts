@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { CompiledQuery, Kysely } from 'kysely';
 
 /**
@@ -27,4 +28,13 @@ export function runBoundedRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>, 
 /** Half the slots for any one caller, so that one caller's heavy queries always leave room for others'. */
 export function slotsPerCaller(slots: number): number {
   return Math.max(1, Math.floor(slots / 2));
+}
+
+/**
+ * Slots by default: one per core this process may use, at least two. A record query is CPU
+ * work (a scan, a sort); more of them at once than there are cores adds no throughput, only
+ * latency for everyone, the cheap calls included (issue 11, "heavy + light").
+ */
+export function defaultQuerySlots(): number {
+  return Math.max(2, os.availableParallelism());
 }

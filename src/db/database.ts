@@ -6,7 +6,7 @@ import type { SystemSchema } from './schema.js';
 import { getDialect, type Dialect } from './dialect.js';
 import { createMigrationProvider } from './migrations/index.js';
 import { registerDirectReader } from './prepared-query.js';
-import { registerBoundedReader } from './bounded-read.js';
+import { defaultQuerySlots, registerBoundedReader } from './bounded-read.js';
 import { sqliteFileOf } from './existing-database.js';
 import { createPostgresBoundedReader } from './postgres-bounded-reader.js';
 import { configureSqliteConnection, createStatementCache } from './sqlite-connection.js';
@@ -45,7 +45,7 @@ export interface DatabaseOptions {
   queryConcurrency?: number;
 }
 
-const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: 4 };
+const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots() };
 
 // pg returns int8 (counts, bigserial) as strings by default; every id and count here fits a double.
 pg.types.setTypeParser(20, (value) => Number(value));

@@ -12,10 +12,11 @@ import { QueryGate } from './query-gate.js';
  * error a QueryTimeoutError).
  */
 export function createPostgresBoundedReader(url: string, options: { slots: number; budgetMs: number }): BoundedReader {
-  // At most one parallel worker: a record query takes at most two cores, so the slots bound its
-  // CPU too (with PostgreSQL's default of two workers, four slow counts took every core and a
-  // get's p99 rose 7.1×; with one, 3.4×, and deep pages keep most of their parallel speed).
-  const pool = new pg.Pool({ connectionString: url, max: options.slots, statement_timeout: options.budgetMs, options: '-c max_parallel_workers_per_gather=1' });
+  // No parallel workers: a record query takes one core, so the slots (one per core) bound the
+  // CPU that heavy queries can take from the cheap calls. With one worker each, four slow counts
+  // made a get's p99 8.7–11.5× its p99 alone on two cores; with none, 4.5×, and 3.3–3.6× with
+  // two slots (decisions.md, "Record queries within a time budget").
+  const pool = new pg.Pool({ connectionString: url, max: options.slots, statement_timeout: options.budgetMs, options: '-c max_parallel_workers_per_gather=0' });
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
   const gate = new QueryGate(options.slots, slotsPerCaller(options.slots), options.budgetMs);
   return {

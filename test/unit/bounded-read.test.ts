@@ -1,0 +1,40 @@
+import os from 'node:os';
+import { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultQuerySlots, runBoundedRead } from '../../src/db/bounded-read.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
+
+/**
+ * How much CPU record queries may take (issue 11, heavy + light). Risks guarded against:
+ * - more slots than cores by default, so heavy queries crowd out the cheap calls;
+ * - PostgreSQL parallel workers on the bounded pool, which let each slot take several cores
+ *   (four slow counts with one worker each made a get's p99 9× its p99 alone on two cores).
+ */
+describe('bounded record queries', () => {
+  it('default to one slot per usable core, at least two', () => {
+    expect(defaultQuerySlots()).toBe(Math.max(2, os.availableParallelism()));
+  });
+
+  describe.runIf(testEngine === 'postgres')('on PostgreSQL', () => {
+    let testDb: TestDatabase;
+    let database: Database;
+    beforeAll(async () => {
+      testDb = await createTestDatabase();
+      database = openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+    });
+    afterAll(async () => {
+      await database?.destroy();
+      await testDb?.drop();
+    });
+
+    it('run without parallel workers, within the time budget', async () => {
+      const settings = await runBoundedRead<{ workers: string; timeout: string }>(
+        database.db,
+        CompiledQuery.raw("select current_setting('max_parallel_workers_per_gather') as workers, current_setting('statement_timeout') as timeout"),
+        'caller',
+      );
+      expect(settings).toEqual([{ workers: '0', timeout: '10s' }]);
+    });
+  });
+});
