@@ -36,6 +36,9 @@ const p = (n: number) => (pgDialect ? `$${n}` : '?');
 const searchSql = pgDialect
   ? `id in (select id from ${table}_search where text like ${p(1)} order by id limit 100)`
   : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(1)} and instr(text, ${p(2)}) > 0 order by rowid limit 100)`;
+const filteredSearchSql = pgDialect
+  ? `id in (select id from ${table}_search where text like ${p(2)})`
+  : `id in (select rowid from ${table}_fts where ${table}_fts match ${p(2)}) and exists (select 1 from ${table}_search as s where s.id = ${table}.id and instr(text, ${p(3)}) > 0)`;
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 // SQLite's index keeps no trigram positions: it narrows to the records holding every trigram, instr checks the term.
@@ -117,6 +120,9 @@ const statements = {
   count: `select count(*) as count from ${table} where ${c.stage} = ${p(1)}`,
   countAll: `select count(*) as count from ${table}`,
   search: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${searchSql} order by id asc limit 100) order by id asc`,
+  // A filtered, sorted page of search results: the search condition as the service states it
+  // beside other conditions (the record's text looked up by id), the list's order.
+  searchList: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${c.stage} = ${p(1)} and ${filteredSearchSql} order by ${c.amount} desc nulls last, id asc limit 100) order by ${c.amount} desc nulls last, id asc`,
   get: `select v.version as metadata_version, ${readColumns} from metadata_version as v left join ${table} as r on r.id = ${p(1)} where v.id = 1`,
   create: `insert into ${table} (created_at, updated_at, created_by, ${c.name}, ${c.amount}, ${c.stage}) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}) returning ${allColumns}`,
   createText: `insert into ${table}_search (id, text) values (${p(1)}, ${p(2)})`,
@@ -218,6 +224,8 @@ async function answer(shape: string, id: number, body: string): Promise<unknown>
       return (await run(statements.countAll, []))[0];
     case 'search':
       return run(statements.search, searchParameters);
+    case 'search-list':
+      return run(statements.searchList, [config.stage, ...searchParameters]);
     case 'get':
       return (await run(statements.get, [id]))[0];
     case 'create': {

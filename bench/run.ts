@@ -37,7 +37,7 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,csv,heavy+light' },
+    shapes: { type: 'string', default: 'list,list-deep,search-list,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,csv,heavy+light' },
     comments: { type: 'string', default: '10000' },
     reuse: { type: 'boolean', default: false },
     /** Concurrent clients of the files shapes (`--shapes files`): each holds a whole file in flight. */
@@ -143,6 +143,7 @@ function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, threa
     { name: 'count', service: () => ({ method: 'POST', path: `${t}/records/count`, body: { where: { stage: 'won' } } }), floor: () => '/count' },
     { name: 'count-all', service: () => ({ method: 'POST', path: `${t}/records/count`, body: {} }), floor: () => '/count-all' },
     { name: 'search', service: () => ({ method: 'POST', path: `${t}/records/query`, body: { search: searchTerm, limit: 100 } }), floor: () => '/search' },
+    { name: 'search-list', service: () => ({ method: 'POST', path: `${t}/records/query`, body: { ...list, search: searchTerm } }), floor: () => '/search-list' },
     { name: 'get', service: (r) => ({ method: 'GET', path: `${t}/record/${randomId(r)}/get` }), floor: (r) => `/get/${randomId(r)}` },
     { name: 'create', service: (r) => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(r, dataset.userIds) } }), floor: () => '/create' },
     {
@@ -377,7 +378,7 @@ async function main() {
 }
 
 /** The shapes an index decides: measured twice, before any index and after the automatic ones. */
-const indexShapes = new Set(['list', 'list-deep', 'count', 'count-after-write']);
+const indexShapes = new Set(['list', 'list-deep', 'search-list', 'count', 'count-after-write']);
 
 function startServer(dbEnv: Record<string, string>, extra: Record<string, string> = {}) {
   return startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...extra });
@@ -477,6 +478,21 @@ async function awaitAutomaticIndexes(url: string, dataset: Awaited<ReturnType<ty
   throw new Error('no automatic index after 600 list queries');
 }
 
+/**
+ * Deletes the bench table's automatic indexes through the API, so that a reused dataset's
+ * "before any index" phase has none either (a fresh one has none yet).
+ */
+async function dropAutomaticIndexes(url: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<void> {
+  const auth = { authorization: `Bearer ${dataset.apiKey}`, 'content-type': 'application/json' };
+  const t = `${url}/api/table/${dataset.tableId}`;
+  const indexes = (await (await fetch(`${t}/indexes/list`, { headers: auth })).json()) as Array<{ name: string; origin: string }>;
+  for (const index of indexes.filter((candidate) => candidate.origin === 'automatic')) {
+    const response = await fetch(`${t}/index/${index.name}/delete`, { method: 'POST', headers: auth, body: '{}' });
+    if (!response.ok) throw new Error(`could not delete the automatic index ${index.name}: ${response.status} ${await response.text()}`);
+    log(`deleted the automatic index ${index.name} left by an earlier run`);
+  }
+}
+
 async function runRecordShapes(wanted: Set<string>) {
   log(`preparing ${rows.toLocaleString('en')} records on ${engine}…`);
   const dataset = await prepareDataset();
@@ -499,6 +515,7 @@ async function runRecordShapes(wanted: Set<string>) {
     const bare = await startServer(dbEnv, { TABULA_AUTO_INDEXES: 'off' });
     const floor = await startProcess(process.execPath, ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
     try {
+      await dropAutomaticIndexes(bare.url, dataset);
       log('before any index (TABULA_AUTO_INDEXES=off):');
       beforeLines.push(...(await measureShapes({ url: bare.url, pid: bare.child.pid! }, floor.url, defineShapes(dataset, null).filter((s) => wanted.has(s.name) && indexShapes.has(s.name)), dataset, [])));
       if (wanted.has('count-after-write')) beforeLines.push(await measureCountAfterWrite(bare.url, floor.url, dataset));
