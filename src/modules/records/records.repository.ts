@@ -51,12 +51,17 @@ export interface QueryBounds {
   /** A rate-limit bucket: the account for account keys, else the user. */
   caller: string;
   dialect: Dialect;
+  /** Each row costs only a few comparisons (query-shape `isCheapPerRow`): no per-row budget guard. */
+  cheapPerRow: boolean;
 }
 
-/** `where`, led by the dialect's budget guard: the condition a bounded statement filters with, if any. */
+/**
+ * `where`, led by the dialect's budget guard unless each row is cheap to judge: the condition a
+ * bounded statement filters with, if any.
+ */
 function guarded(bounds: QueryBounds, where: RawBuilder<boolean> | null): RawBuilder<boolean> | null {
   const guard = bounds.dialect.budgetGuard;
-  if (!guard) return where;
+  if (!guard || bounds.cheapPerRow) return where;
   return where ? sql<boolean>`${guard} and ${where}` : guard;
 }
 

@@ -15,7 +15,7 @@ import type { FileLedger } from '../fields/value-context.js';
 import { compileConditions, compileOrder, compileSearch, compileSearchText, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
 import { parseFilterList } from './query/parse-conditions.js';
-import { shapeOfQuery, type QueryShape, type QueryShapeObserver } from './query/query-shape.js';
+import { isCheapPerRow, shapeOfQuery, type QueryShape, type QueryShapeObserver } from './query/query-shape.js';
 import type { SavedViewQuery, SavedViewReader } from './query/saved-view.js';
 import { RecordContexts } from './record-context.js';
 import { columnsFor, presentRecords, selectFields, type RecordObject } from './record-reader.js';
@@ -99,8 +99,8 @@ export function createRecordsService(deps: {
   }
 
   /** A record query runs in its caller's share of the query slots, within the time budget. */
-  function boundsOf(actor: Actor): records.QueryBounds {
-    return { caller: rateLimitBucket(actor), dialect };
+  function boundsOf(actor: Actor, cheapPerRow: boolean): records.QueryBounds {
+    return { caller: rateLimitBucket(actor), dialect, cheapPerRow };
   }
 
   /** Confirms the metadata relied on against the version now: writes do it just before writing. */
@@ -207,6 +207,7 @@ export function createRecordsService(deps: {
       orderBy: compileOrder(orderBy, orderDir, table.fieldsBySlug, dialect),
       sortIndex: sortIndexOf(orderBy, table.fieldsBySlug, dialect),
       shape: shapeOfQuery(conditions, orderBy, orderDir, table.fieldsBySlug),
+      cheapPerRow: search === null && isCheapPerRow(conditions, orderBy, table.fieldsBySlug),
     };
   }
 
@@ -452,10 +453,10 @@ export function createRecordsService(deps: {
 
     queryRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { query, where, orderBy, sortIndex, shape } = await parse(attempt, body, 'query');
+        const { query, where, orderBy, sortIndex, shape, cheapPerRow } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
         const selection = knownSelection(attempt, fields) ?? (await buildSelection(attempt, fields));
-        const rows = await records.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
+        const rows = await records.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor, cheapPerRow), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         const page = await present(attempt, rows, fields, selection);
         assertResponseFits(page, maxResponseSize, `these ${page.length} records hold`, 'ask for fewer records (limit) or fewer fields (fields)');
@@ -470,7 +471,7 @@ export function createRecordsService(deps: {
      */
     countRecords(actor: Actor, tableId: number, body: unknown) {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { where, counted: source, shape } = await parse(attempt, body, 'count');
+        const { where, counted: source, shape, cheapPerRow } = await parse(attempt, body, 'count');
         const counters = await records.readCounters(db, tableId);
         attempt.reads.confirm(counters.metadataVersion);
         if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
@@ -480,7 +481,7 @@ export function createRecordsService(deps: {
         let count = cached?.count;
         if (cached === undefined || cached.since !== undefined) {
           // Only the records created since the cached count, or the whole filter afresh.
-          const counted = await records.countRecords(db, tableId, source, boundsOf(attempt.actor), cached?.since);
+          const counted = await records.countRecords(db, tableId, source, boundsOf(attempt.actor, cheapPerRow), cached?.since);
           count = (cached?.count ?? 0) + counted.count;
           countCache.set(key, counters, count, counted.maxId);
           if (cached === undefined) observe(tableId, shape);
@@ -496,8 +497,8 @@ export function createRecordsService(deps: {
      */
     listIds(actor: Actor, tableId: number, body: unknown): Promise<string> {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { where, orderBy, shape } = await parse(attempt, body, 'ids');
-        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
+        const { where, orderBy, shape, cheapPerRow } = await parse(attempt, body, 'ids');
+        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
         attempt.reads.confirm(version);
         observe(tableId, shape);
         return `[${ids}]`;
@@ -514,9 +515,9 @@ export function createRecordsService(deps: {
     async exportRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordExport> {
       const { format, query: queryBody } = splitExportBody(body);
       const started = await throughView(queryBody, () => onTable(actor, tableId, async (attempt) => {
-        const { query, where, orderBy, shape } = await parse(attempt, queryBody, 'ids');
+        const { query, where, orderBy, shape, cheapPerRow } = await parse(attempt, queryBody, 'ids');
         const fields = selectFields(attempt.table, query.fields, invalidField);
-        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor));
+        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
         attempt.reads.confirm(version);
         observe(tableId, shape);
         return { ids, whitelist: query.fields, fields: fields.map(({ slug, type, multiple }) => ({ slug, type, multiple })) };
