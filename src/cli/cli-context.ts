@@ -20,13 +20,20 @@ export async function withContainer<T>(data: string | undefined, work: (containe
   }
   // Loaded on use, so `--help` and usage errors answer without loading every service.
   const { createContainer } = await import('../container.js');
-  const container = await createContainer(config);
+  const container = await createContainer(config, { sqliteCacheKib: commandCacheKib });
   try {
     return await work(container);
   } finally {
     await container.close();
   }
 }
+
+/**
+ * A command reads what it needs once (an export streams the table through once), so SQLite's
+ * page cache saves it nothing the OS's file cache does not; the server's 32 MiB would be a
+ * fifth of an export's memory. Measured in docs/decisions.md, "Export memory".
+ */
+const commandCacheKib = 2 * 1024;
 
 /** `--json` prints exactly one JSON object; otherwise a readable line per key. */
 export function printResult(value: object, json: boolean | undefined): void {

@@ -20,7 +20,7 @@ export const runExport = defineCommand(
     description: [
       'Writes every record of a table (or of a saved view: its filters and order) as CSV, one flattened row per record,',
       'or as a JSON array of record objects, exactly what POST /api/table/<id>/records/export answers (docs/api.md).',
-      'Streamed 1,000 records at a time. Acts as the owner of the table\'s account, read-only.',
+      'Streamed 100 records at a time. Acts as the owner of the table\'s account, read-only.',
       'Writes to stdout unless --out; with --out on a terminal, a progress bar on stderr; the last line says how many were exported',
       '(on stdout with --out, on stderr otherwise).',
     ].join('\n'),

@@ -43,9 +43,17 @@ export interface DatabaseOptions {
   /** Record queries: their time budget and how many run at once (see bounded-read.ts). */
   queryTimeoutMs?: number;
   queryConcurrency?: number;
+  /**
+   * SQLite: the read connection's page cache in KiB; each query worker caches half as much.
+   * A server keeps the default; a command that reads a table through once passes less (cli-context.ts).
+   */
+  sqliteCacheKib?: number;
 }
 
-const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots() };
+/** Twice better-sqlite3's default: room for the interior B-tree pages of a million-record table. */
+const serverCacheKib = 32 * 1024;
+
+const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots(), sqliteCacheKib: serverCacheKib };
 
 // pg returns int8 (counts, bigserial) as strings by default; every id and count here fits a double.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -68,10 +76,11 @@ function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
   const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  const reader = openSqliteReader(file);
+  const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, (source, parameters) => readerStatements(source).all(parameters));
-  const workers = createSqliteReadWorkers(file, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, cacheKib: workerCacheKib });
+  // Each query worker caches half as much: several hold the same pages, and the OS keeps the file's.
+  const workers = createSqliteReadWorkers(file, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, cacheKib: Math.ceil(bounds.sqliteCacheKib / 2) });
   registerBoundedReader(db, workers);
   return {
     db,
@@ -88,22 +97,17 @@ function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   };
 }
 
-/** Twice better-sqlite3's default: room for the interior B-tree pages of a million-record table. */
-const readerCacheKib = 32 * 1024;
-/** Each query worker caches half as much: several hold the same pages, and the OS keeps the file's. */
-const workerCacheKib = 16 * 1024;
-
 /**
  * A second connection for the hot prepared reads (keys, tables, record gets, counters), run
  * synchronously without Kysely's connection lock: with WAL it reads the last committed state
  * even while a transaction is open on the main connection, whose uncommitted rows it never
  * sees and for which it never waits.
  */
-function openSqliteReader(file: string): SqliteDatabase.Database {
+function openSqliteReader(file: string, cacheKib: number): SqliteDatabase.Database {
   const reader = new SqliteDatabase(file);
   configureSqliteConnection(reader);
   reader.pragma('query_only = ON');
-  reader.pragma(`cache_size = -${readerCacheKib}`);
+  reader.pragma(`cache_size = -${cacheKib}`);
   return reader;
 }
 

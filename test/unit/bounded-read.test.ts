@@ -3,6 +3,7 @@ import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultQuerySlots, runBoundedRead } from '../../src/db/bounded-read.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { runRead } from '../../src/db/prepared-query.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
 
 /**
@@ -14,6 +15,33 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../test-datab
 describe('bounded record queries', () => {
   it('default to one slot per usable core, at least two', () => {
     expect(defaultQuerySlots()).toBe(Math.max(2, os.availableParallelism()));
+  });
+
+  // A command streams a table through once; the server's page caches were a fifth of an
+  // export's memory (docs/decisions.md, "Export memory").
+  describe.runIf(testEngine === 'sqlite')('on SQLite', () => {
+    let testDb: TestDatabase;
+    beforeAll(async () => {
+      testDb = await createTestDatabase();
+    });
+    afterAll(async () => {
+      await testDb?.drop();
+    });
+
+    async function cacheSizes(options: { sqliteCacheKib?: number }) {
+      const database = openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, ...options });
+      try {
+        const pragma = CompiledQuery.raw('pragma cache_size') as CompiledQuery<{ cache_size: number }>;
+        return { reader: (await runRead(database.db, pragma))[0].cache_size, worker: (await runBoundedRead<{ cache_size: number }>(database.db, pragma, 'caller'))[0].cache_size };
+      } finally {
+        await database.destroy();
+      }
+    }
+
+    it('give the read connection 32 MiB of page cache and each query worker half, unless told less', async () => {
+      expect(await cacheSizes({})).toEqual({ reader: -32 * 1024, worker: -16 * 1024 });
+      expect(await cacheSizes({ sqliteCacheKib: 2048 })).toEqual({ reader: -2048, worker: -1024 });
+    });
   });
 
   describe.runIf(testEngine === 'postgres')('on PostgreSQL', () => {

@@ -547,8 +547,13 @@ export function createRecordsService(deps: {
   };
 }
 
-/** records/export reads this many records per statement. */
-export const exportPageSize = 1000;
+/**
+ * records/export reads this many records per statement. A page lives until its text is
+ * written; a page of 1,000 outlived V8's young-generation collections (one every few
+ * milliseconds) and was promoted whole, so the old generation grew 100-200 MB a second
+ * between full collections. A page of 100 dies young (docs/decisions.md, "Export memory").
+ */
+export const exportPageSize = 100;
 
 /** An export body is a records/ids body plus `format` (csv, the default, or json). */
 function splitExportBody(body: unknown): { format: ExportFormat; query: unknown } {
