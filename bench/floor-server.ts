@@ -117,6 +117,7 @@ const statements = {
   // The bench table has no one-field amount index (it is made through the API, its indexes by the
   // service): the plain statement, which the automatic (stage, amount desc) index serves.
   list: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${c.stage} = ${p(1)} order by ${c.amount} desc nulls last, id asc limit 100 offset ${p(2)}) order by ${c.amount} desc nulls last, id asc`,
+  listNewest: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${c.stage} = ${p(1)} order by created_at desc nulls last, id asc limit 100) order by created_at desc nulls last, id asc`,
   count: `select count(*) as count from ${table} where ${c.stage} = ${p(1)}`,
   countAll: `select count(*) as count from ${table}`,
   search: `select ${pageColumns} from ${table} as r where r.id in (select id from ${table} where ${searchSql} order by id asc limit 100) order by id asc`,
@@ -218,6 +219,8 @@ async function answer(shape: string, id: number, body: string): Promise<unknown>
       return run(statements.list, [config.stage, 0]);
     case 'list-deep':
       return run(statements.list, [config.stage, 10_000]);
+    case 'list-newest':
+      return run(statements.listNewest, [config.stage]);
     case 'count':
       return (await run(statements.count, [config.stage]))[0];
     case 'count-all':

@@ -53,11 +53,15 @@ const create = defineCommand(
     ].join('\n'),
     options: {
       table,
-      fields: { type: 'string', value: 'a,b', help: 'field slugs, equality fields first and the sort or range field last' },
+      fields: { type: 'string', value: 'a,b', help: 'field slugs (created_at and updated_at too), equality fields first and the sort or range field last' },
       direction: { type: 'string', value: 'asc|desc', help: 'the last field is the sort, in this direction' },
       name: { type: 'string', value: 'N', help: 'the index name (default idx_<fields>[_<direction>])' },
     },
-    examples: ['tabula indexes create --table 2 --fields stage,amount --direction desc', 'tabula indexes create --table 2 --fields due --name by_due --json'],
+    examples: [
+      'tabula indexes create --table 2 --fields stage,amount --direction desc',
+      'tabula indexes create --table 2 --fields stage,created_at --direction desc',
+      'tabula indexes create --table 2 --fields due --name by_due --json',
+    ],
   },
   async (values, _positionals, spec) => {
     if (!values.table || !values.fields) throw usageError(spec, 'indexes create needs --table ID and --fields');

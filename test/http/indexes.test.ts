@@ -83,6 +83,8 @@ describe(`indexes through the API (${testEngine})`, () => {
   it.each([
     [{ fields: ['nope'] }, 400, 'Invalid field: nope'],
     [{ fields: ['amount', 'amount'] }, 400, 'Invalid index: amount is listed twice'],
+    [{ fields: ['id'] }, 400, "Invalid index: id is the record's key, indexed already"],
+    [{ fields: ['stage', 'created_at', 'created_at'] }, 400, 'Invalid index: created_at is listed twice'],
     [{ fields: ['notes'] }, 400, 'Invalid index: notes is a long text field and cannot be indexed'],
     [{ fields: ['amount'], name: 'auto_mine' }, 400, 'Invalid index: names starting with idx_layout_, auto_, view_ are the service\'s own'],
     [{ fields: ['amount'], name: 'Bad Name' }, 400, 'Invalid index: name must be 1 to 63 lower-case letters, digits or underscores, starting with a letter'],
@@ -131,6 +133,20 @@ describe(`indexes through the API (${testEngine})`, () => {
     const plan = await planOf(ctx, `select id from rec_${tableId} where f_${stage} = 'won' order by f_${amount} desc nulls last, id asc limit 10`);
     expect(plan).toContain(physical);
     expect(plan).not.toMatch(/TEMP B-TREE|\bSort\b/);
+  });
+
+  it('created_at and updated_at are indexable like fields: (stage, created_at desc) serves "newest of a stage" with no sort step', async () => {
+    const created = await create({ fields: ['stage', 'created_at'], direction: 'desc' });
+    expect(created.body).toMatchObject({ name: 'idx_stage_created_at_desc', fields: ['stage', 'created_at'], direction: 'desc', origin: 'manual' });
+    expect((await create({ fields: ['updated_at'] })).body).toMatchObject({ name: 'idx_updated_at', fields: ['updated_at'], direction: null });
+    const stage = await fieldId(ctx, tableId, 'stage');
+    const plan = await planOf(ctx, `select id from rec_${tableId} where f_${stage} = 'won' order by created_at desc nulls last, id asc limit 10`);
+    expect(plan).toContain(`rec_${tableId}_ix_${stage}_created_at_d`);
+    expect(plan).not.toMatch(/TEMP B-TREE|\bSort\b/);
+    expect(await planOf(ctx, `select id from rec_${tableId} where updated_at = '2024-01-01 10:00:00'`)).toContain(`rec_${tableId}_updated_at_idx`);
+    const listed = (await call(ctx, 'GET', `/api/table/${tableId}/get`, { key: world.accountKey })).body.indexes as Array<{ name: string; fields: string[] }>;
+    expect(listed.find((i) => i.name === 'idx_stage_created_at_desc')?.fields).toEqual(['stage', 'created_at']);
+    for (const name of ['idx_stage_created_at_desc', 'idx_updated_at']) expect((await call(ctx, 'POST', `/api/table/${tableId}/index/${name}/delete`, { key: world.accountKey })).status).toBe(200);
   });
 
   it('deleting a field drops the indexes that hold it, with their metadata', async () => {
@@ -214,6 +230,28 @@ describe(`automatic indexes (${testEngine})`, () => {
     const due = await fieldId(ctx, tableId, 'due');
     const physical = await sql<{ n: number }>`select count(*) as n from ${sql.raw(testEngine === 'sqlite' ? 'sqlite_master' : 'pg_indexes')} where ${sql.raw(testEngine === 'sqlite' ? 'name' : 'indexname')} = ${`rec_${tableId}_f_${due}_idx`}`.execute(db);
     expect(Number(physical.rows[0].n)).toBe(0);
+  });
+});
+
+describe(`automatic indexes on created_at and updated_at (${testEngine})`, () => {
+  const ctx = useTestApp({ env: { TABULA_AUTO_INDEX_AFTER: '2', TABULA_AUTO_INDEX_MIN_ROWS: '0' } });
+
+  it('a repeated "newest first" list, filtered or not, gets the index it asks for, and the planner uses it', async () => {
+    const world = await createAccount(ctx);
+    const { tableId } = await seedDeals(ctx, world, 12);
+    const query = (body: unknown) => call(ctx, 'POST', `/api/table/${tableId}/records/query`, { key: world.accountKey, body });
+    for (let i = 0; i < 2; i += 1) expect((await query({ where: { stage: 'won' }, order_by: 'created_at', order_dir: 'D', limit: 5 })).status).toBe(200);
+    const filtered = await waitForIndex(ctx, world.accountKey, tableId, 'auto_stage_created_at_desc');
+    expect(filtered).toMatchObject({ fields: ['stage', 'created_at'], direction: 'desc', reason: '2 queries: stage =, order by created_at desc' });
+    for (let i = 0; i < 2; i += 1) expect((await query({ filters: [{ column: 'updated_at', compare: '>=', value: '2024-01-01' }], limit: 5 })).status).toBe(200);
+    expect(await waitForIndex(ctx, world.accountKey, tableId, 'auto_updated_at')).toMatchObject({ fields: ['updated_at'], direction: null, reason: '2 queries: updated_at range' });
+    const stage = await fieldId(ctx, tableId, 'stage');
+    expect(await planOf(ctx, `select id from rec_${tableId} where f_${stage} = 'won' order by created_at desc nulls last, id asc limit 5`)).toContain(`rec_${tableId}_ix_${stage}_created_at_d`);
+    // The record's key needs none: sorting or filtering by id asks for nothing.
+    for (let i = 0; i < 3; i += 1) await query({ order_by: 'id', order_dir: 'D', filters: [{ column: 'id', compare: '>', value: 1 }], limit: 5 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const names = ((await call(ctx, 'GET', `/api/table/${tableId}/indexes/list`, { key: world.accountKey })).body as Array<{ name: string }>).map((i) => i.name);
+    expect(names.sort()).toEqual(['auto_stage_created_at_desc', 'auto_updated_at']);
   });
 });
 

@@ -3,6 +3,7 @@ import type { Dialect, DialectName } from '../../db/dialect.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, fieldIndexName, recordTableName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
+import { columnNameOf, isSystemField } from '../fields/system-fields.js';
 
 export type IndexDirection = 'asc' | 'desc';
 export type IndexOrigin = 'calendar' | 'view' | 'automatic' | 'manual';
@@ -60,9 +61,9 @@ export function normalizedDirection(fields: readonly Field[], direction: IndexDi
 export function physicalIndexName(definition: IndexDefinition): string {
   const { tableId, fields, direction } = definition;
   const plainSort = direction !== null && fields.length === 1 && !hasOrderKey(fields[0]);
-  if (fields.length === 1 && (direction === null || plainSort)) return fieldIndexName(fields[0]);
+  if (fields.length === 1 && (direction === null || plainSort)) return isSystemField(fields[0]) ? `rec_${tableId}_${fields[0].slug}_idx` : fieldIndexName(fields[0]);
   const suffix = direction === null ? '' : fields.length === 1 ? '_s' : direction === 'desc' ? '_d' : '_a';
-  return `rec_${tableId}_ix_${fields.map((f) => f.id).join('_')}${suffix}`;
+  return `rec_${tableId}_ix_${fields.map((f) => (isSystemField(f) ? f.slug : f.id)).join('_')}${suffix}`;
 }
 
 /**
@@ -76,7 +77,7 @@ function indexColumns(definition: IndexDefinition, dialect: Dialect): RawBuilder
   const { fields, direction } = definition;
   const postgres = dialect.name === 'postgres';
   const columns = fields.map((field, position): RawBuilder<unknown> => {
-    const column = sql.ref(fieldColumnName(field.id));
+    const column = sql.ref(columnNameOf(field));
     if (position < fields.length - 1) return column;
     if (direction === null) return postgres && fields.length === 1 ? sql`${column} nulls first` : column;
     const orderKey = getFieldType(field.type).orderKey;

@@ -1,4 +1,5 @@
 import type { Field } from '../fields/field.js';
+import { systemFieldById } from '../fields/system-fields.js';
 import type { IndexDirection, IndexOrigin } from './index-definition.js';
 import type { IndexRow } from './indexes.repository.js';
 
@@ -19,10 +20,15 @@ export function fieldIdsOf(row: Pick<IndexRow, 'field_ids_json'>): number[] {
   return JSON.parse(row.field_ids_json) as number[];
 }
 
+/** A field of an index definition by id: one of the table's, or `created_at` / `updated_at`. */
+export function indexedField(id: number, fields: readonly Field[]): Field | undefined {
+  return id < 0 ? systemFieldById(id) : fields.find((f) => f.id === id);
+}
+
 export function presentIndex(row: IndexRow, fields: readonly Field[]): IndexObject {
   return {
     name: row.name,
-    fields: fieldIdsOf(row).map((id) => fields.find((f) => f.id === id)?.slug ?? `#${id}`),
+    fields: fieldIdsOf(row).map((id) => indexedField(id, fields)?.slug ?? `#${id}`),
     direction: row.direction as IndexDirection | null,
     origin: row.origin as IndexOrigin,
     reason: row.reason,

@@ -5,6 +5,7 @@ import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { ConflictError, ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
+import { indexableSystemFields } from '../fields/system-fields.js';
 import { assertSpaceAdmin } from '../spaces/space-access.js';
 import {
   createIndexStatement,
@@ -17,7 +18,7 @@ import {
   type IndexDirection,
   type IndexOrigin,
 } from './index-definition.js';
-import { fieldIdsOf, presentIndex, type IndexObject } from './index-objects.js';
+import { fieldIdsOf, indexedField, presentIndex, type IndexObject } from './index-objects.js';
 import * as indexes from './indexes.repository.js';
 import type { IndexRow } from './indexes.repository.js';
 import { findTable, listFields } from './tables.repository.js';
@@ -54,7 +55,7 @@ export function createIndexesService(deps: {
   const now = () => formatDateTime(deps.clock.now());
 
   function definitionOf(row: IndexRow, fields: readonly Field[]): IndexDefinition | null {
-    const defined = fieldIdsOf(row).map((id) => fields.find((f) => f.id === id));
+    const defined = fieldIdsOf(row).map((id) => indexedField(id, fields));
     if (defined.some((f) => f === undefined)) return null;
     return { tableId: row.table_id, fields: defined as Field[], direction: row.direction as IndexDirection | null };
   }
@@ -67,7 +68,8 @@ export function createIndexesService(deps: {
     const chosen: Field[] = [];
     for (const slug of slugs) {
       if (typeof slug !== 'string') throw invalidIndex('fields must be a non-empty array of field slugs');
-      const field = fields.find((f) => f.slug === slug);
+      if (slug === 'id') throw invalidIndex("id is the record's key, indexed already");
+      const field = fields.find((f) => f.slug === slug) ?? indexableSystemFields.get(slug);
       if (!field) throw new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
       if (chosen.includes(field)) throw invalidIndex(`${slug} is listed twice`);
       const reason = unindexableReason(field, dialect.name, slugs.length === 1);

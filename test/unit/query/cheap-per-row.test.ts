@@ -30,6 +30,8 @@ describe('isCheapPerRow', () => {
     expect(isCheapPerRow([and(c('name', 'eq', 'Ann'))], 'created_at', fields)).toBe(true);
     expect(isCheapPerRow([[], and(c('amount', 'gt', 1)), []], 'id', fields)).toBe(true);
     expect(isCheapPerRow([], null, fields)).toBe(true);
+    // The system datetimes are stored values too.
+    expect(isCheapPerRow([and(c('created_at', 'gte', '2024-01-01 00:00:00'), c('updated_at', 'eq', '2024-01-02 10:00:00'))], 'updated_at', fields)).toBe(true);
   });
 
   it('refuses conditions a row may take long to judge', () => {

@@ -2,18 +2,18 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../../db/dialect.js';
 import { ErrorCode, ValidationError } from '../../../shared/errors.js';
 import type { Field } from '../../fields/field.js';
-import { fieldColumnName, fieldIndexName } from '../../fields/physical-names.js';
+import { fieldIndexName } from '../../fields/physical-names.js';
 import { getFieldType } from '../../fields/registry.js';
 import { recordSearchOf, searchTextTable } from '../search/index.js';
 import type { FilterContext } from '../../fields/value-context.js';
 import type { ConditionGroups } from './parse-conditions.js';
-import { systemFields } from './system-fields.js';
+import { columnNameOf, isSystemField, systemFields } from '../../fields/system-fields.js';
 
 export type FilterEnvironment = Omit<FilterContext, 'column'>;
 
 /** A field's column; system pseudo-fields use their own column names. */
 export function columnOf(field: Field): RawBuilder<unknown> {
-  return sql.ref(field.id === 0 ? field.slug : fieldColumnName(field.id));
+  return sql.ref(columnNameOf(field));
 }
 
 function findField(fields: ReadonlyMap<string, Field>, slug: string): Field | undefined {
@@ -92,7 +92,7 @@ export function compileOrder(orderBy: string | null, direction: 'asc' | 'desc', 
   if (orderBy === null || (orderBy === 'id' && direction === 'asc')) return [tieBreaker];
   const field = findField(fields, orderBy);
   if (!field || !getFieldType(field.type).sortable || field.multiple) throw new ValidationError(`Invalid order_by: ${orderBy}`, ErrorCode.invalidOrderBy);
-  if (field.slug === 'id' && field.id === 0) return [sql`id desc`];
+  if (field.slug === 'id' && isSystemField(field)) return [sql`id desc`];
   const { orderKey } = getFieldType(field.type);
   const key = orderKey ? orderKey(columnOf(field), dialect) : columnOf(field);
   return [direction === 'asc' ? sql`${key} asc nulls first` : sql`${key} desc nulls last`, tieBreaker];

@@ -1,5 +1,6 @@
 import type { Field } from '../../fields/field.js';
 import { getFieldType } from '../../fields/registry.js';
+import { indexableSystemFields } from '../../fields/system-fields.js';
 import type { Condition, ConditionGroups } from './parse-conditions.js';
 
 /**
@@ -21,9 +22,14 @@ export interface QueryShapeObserver {
 
 const rangeOperators = new Set(['lt', 'lte', 'gt', 'gte']);
 
+/** The field an index could hold for a slug: the table's, or `created_at` / `updated_at` (`id` is the key, served already). */
+function indexedFieldOf(slug: string, fields: ReadonlyMap<string, Field>): Field | undefined {
+  return fields.get(slug) ?? indexableSystemFields.get(slug);
+}
+
 /** How an index on the condition's column would serve it: equality, a range, or not at all. */
 function indexableAs(condition: Condition, fields: ReadonlyMap<string, Field>): { kind: 'equal' | 'range'; field: Field } | null {
-  const field = fields.get(condition.field);
+  const field = indexedFieldOf(condition.field, fields);
   if (!field || field.multiple) return null;
   const value = condition.value;
   if (condition.op === 'eq' && value !== null && value !== '' && !Array.isArray(value)) return { kind: 'equal', field };
@@ -47,7 +53,7 @@ export function shapeOfQuery(parts: readonly ConditionGroups[], orderBy: string 
       else if (indexable?.kind === 'range') range.set(indexable.field.id, indexable.field);
     }
   }
-  const sortField = orderBy === null ? undefined : fields.get(orderBy);
+  const sortField = orderBy === null ? undefined : indexedFieldOf(orderBy, fields);
   const sort = sortField && !sortField.multiple && getFieldType(sortField.type).sortable ? { field: sortField, direction: orderDir } : null;
   if (equal.size === 0 && range.size === 0 && !sort) return null;
   const byId = (a: Field, b: Field) => a.id - b.id;
