@@ -27,6 +27,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWords } from './dataset.js';
 import { measureCsv } from './csv-bench.js';
+import { combine, makeDrive, type Measurement, type NextRequest } from './drive.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
 import { readRssMb, startProcess, stopProcess } from './processes.js';
 
@@ -212,49 +213,7 @@ async function prepareCommentThread(url: string, dataset: Awaited<ReturnType<typ
   return thread;
 }
 
-interface Measurement {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-type NextRequest = () => { method: 'GET' | 'POST'; path: string; body?: unknown };
-
-/** Drives `url` for `seconds`, or when `amount` is given, for exactly that many requests, timed to the last answer. */
-async function drive(url: string, seconds: number, next: NextRequest, headers: Record<string, string>, amount?: number, clients = connections) {
-  return autocannon({
-    url,
-    connections: clients,
-    // Heavy queries may run their whole time budget (10 s) before answering.
-    timeout: 30,
-    ...(amount === undefined ? { duration: seconds } : { amount }),
-    requests: [
-      {
-        setupRequest: (request: any) => {
-          const { method, path: requestPath, body } = next();
-          // A body given as text is sent as it is (the create-batch shape's, made once).
-          const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-          return { ...request, method, path: requestPath, headers: { ...headers, 'content-type': 'application/json' }, body: payload };
-        },
-      },
-    ],
-  });
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** Requests/s over all slices; p50 and p99 are the medians of the slices' own values. */
-function combine(results: autocannon.Result[]): Measurement {
-  const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
-  const seconds = results.reduce((sum, r) => sum + r.duration, 0);
-  return {
-    requestsPerSecond: seconds > 0 ? requests / seconds : 0,
-    p50: median(results.map((r) => r.latency.p50)),
-    p99: median(results.map((r) => r.latency.p99)),
-    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
-  };
-}
+const drive = makeDrive(connections);
 
 /** The saved view of the `views` shape: the `list` shape's filter and sort. */
 const benchView = { name: 'Bench: won by amount', type: 'grid', filters: [{ column: 'stage', compare: '=', value: 'won' }], order_by: 'amount', order_dir: 'D' };
