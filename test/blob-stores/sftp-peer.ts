@@ -101,11 +101,16 @@ function serveFiles(sftp: SFTPWrapper, root: string): void {
   const local = (clientPath: string) => path.join(root, path.posix.resolve('/', clientPath));
 
   /** Runs a request and answers any failure with the status OpenSSH would send. */
+  // One request at a time, in the order they came, as OpenSSH's sftp-server answers them: run
+  // side by side, a REMOVE could finish before an earlier OPEN created the file it removes.
+  let previous: Promise<void> = Promise.resolve();
   const answer = (id: number, run: () => Promise<void>) => {
-    run().catch((error: NodeJS.ErrnoException) => {
-      const status = error.code === 'ENOENT' ? STATUS_CODE.NO_SUCH_FILE : error.code === 'EACCES' ? STATUS_CODE.PERMISSION_DENIED : STATUS_CODE.FAILURE;
-      sftp.status(id, status, error.message);
-    });
+    previous = previous.then(() =>
+      run().catch((error: NodeJS.ErrnoException) => {
+        const status = error.code === 'ENOENT' ? STATUS_CODE.NO_SUCH_FILE : error.code === 'EACCES' ? STATUS_CODE.PERMISSION_DENIED : STATUS_CODE.FAILURE;
+        sftp.status(id, status, error.message);
+      }),
+    );
   };
 
   const answerOk = (id: number, run: () => Promise<unknown>) =>
