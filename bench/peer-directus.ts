@@ -11,6 +11,7 @@
  * `mkdir /tmp/directus-peer && cd /tmp/directus-peer && npm install directus@12`, and name
  * the folder with `--directus DIR` (default /tmp/directus-peer).
  */
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,9 +76,8 @@ async function adminQuery(statement: string) {
   }
 }
 
-/** Starts `node <cli> <args>` and waits until `url`/server/ping answers. */
+/** Starts Directus on `port` and waits until its /server/ping answers. */
 async function startDirectus(port: number) {
-  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [directusCli, 'start'], { env: { ...process.env, ...directusEnv(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 300; attempt += 1) {
@@ -107,7 +107,6 @@ async function prepareDirectus(userIds: readonly number[]) {
     await adminQuery(`drop database ${directusName} with (force)`);
   }
   await adminQuery(`create database ${directusName}`);
-  const { spawnSync } = await import('node:child_process');
   const bootstrap = spawnSync(process.execPath, [directusCli, 'bootstrap'], { env: { ...process.env, ...directusEnv(0) }, encoding: 'utf8' });
   if (bootstrap.status !== 0) throw new Error(`directus bootstrap: ${bootstrap.stderr}`);
   const directus = await startDirectus(8065);
@@ -182,7 +181,8 @@ async function main() {
         const indexes = (await call(server.url, dataset.apiKey, 'GET', `${t}/indexes/list`)) as Array<{ name: string; origin: string }>;
         if (off) for (const index of indexes.filter((i) => i.origin === 'automatic')) await call(server.url, dataset.apiKey, 'POST', `${t}/index/${index.name}/delete`);
         else {
-          for (let attempt = 0; attempt < 600; attempt += 1) {
+          for (let attempt = 0; ; attempt += 1) {
+            if (attempt === 600) throw new Error('no automatic index after 600 list queries');
             const listed = (await call(server.url, dataset.apiKey, 'GET', `${t}/indexes/list`)) as Array<{ origin: string }>;
             if (listed.some((i) => i.origin === 'automatic')) break;
             await call(server.url, dataset.apiKey, 'POST', `${t}/records/query`, list);
