@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { callbackFormPool } from './postgres-pool.js';
 import type { SystemSchema } from './schema.js';
 import { getDialect, type Dialect } from './dialect.js';
 import { createMigrationProvider } from './migrations/index.js';
@@ -132,7 +133,7 @@ function openPostgres(url: string, bounds: QueryBounds): Database {
   // An idle connection dropped by the server (restart, failover, terminated backend) emits here;
   // unhandled, it would crash the process. The pool replaces it on the next checkout.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
-  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool: callbackFormPool(pool) }) });
   const boundedReader = createPostgresBoundedReader(url, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs });
   registerBoundedReader(db, boundedReader);
   return {
