@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { invalidParameters } from '../../shared/body-checks.js';
 
 /** An inbound e-mail as createEmailComment receives it, checked. */
@@ -48,7 +47,10 @@ export function emailAuthorName(email: InboundEmail): string {
 }
 
 /** The whole message as RFC 5322 text (the archived `.eml`), attachments included. */
-export function composeEml(email: InboundEmail, date: Date, attachments: Array<{ filename: string; contentType: string; content: Buffer }>): Promise<Buffer> {
+export async function composeEml(email: InboundEmail, date: Date, attachments: Array<{ filename: string; contentType: string; content: Buffer }>): Promise<Buffer> {
+  // Loaded on first use: nodemailer is about 17 MB of memory that every process and command
+  // would otherwise carry without receiving a single e-mail.
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer/index.js');
   const composer = new MailComposer({
     from: email.from.name ? { name: email.from.name, address: email.from.email } : email.from.email,
     to: email.to,

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import { PayloadTooLargeError } from '../../shared/errors.js';
 
 /** The largest file, decoded, on every path (files/create, source descriptors, raw uploads): 50 MB. */
@@ -57,6 +56,8 @@ export function checkMimeType(type: string): string | null {
 
 /** The type the bytes say they are (magic numbers), or the unknown type. */
 export async function sniffType(head: Buffer): Promise<string> {
+  // Loaded on first use (about 10 MB with its tokenizers), like the storage drivers.
+  const { fileTypeFromBuffer } = await import('file-type');
   return (await fileTypeFromBuffer(head.subarray(0, sniffBytes)))?.mime ?? unknownType;
 }
 
