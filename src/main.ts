@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-/** The `tabula` entry point: the Node.js version first, then the command line (cli/tabula.ts). */
+/** The `tabula` entry point: the Node.js version first, the heap of a streaming command, then the command line (cli/tabula.ts). */
+import { reexecWithBoundedHeap } from './command-heap.js';
 import { nodeVersionProblem } from './node-version.js';
 
 const problem = nodeVersionProblem(process.versions.node);
@@ -7,4 +8,5 @@ if (problem) {
   process.stderr.write(`tabula: ${problem}\n`);
   process.exit(1);
 }
+reexecWithBoundedHeap();
 await import('./cli/tabula.js');

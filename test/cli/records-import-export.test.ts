@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt } from './run-cli.js';
+import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, runTabula } from './run-cli.js';
 
 const rowsOf = (text: string): string[][] => parse(text);
 /** A CSV export without its system columns (id, created_at, updated_at): what an import carries over. */
@@ -123,5 +123,19 @@ describe('tabula export and import', () => {
     expect(await cli.ok('import', '--table', String(copy), file('source.csv'))).toBe('imported 3, updated 0, rejected 0\n');
     const copied = (await cli.run('export', '--table', String(copy))).stdout;
     expect(valuesOf(copied)).toEqual(valuesOf(fs.readFileSync(file('source.csv'), 'utf8')));
+  });
+
+  it('export and import run with a young generation of 8 MB a semi-space, re-executed once; a size the operator set is kept', { timeout: cliTestTimeout }, async () => {
+    const tableId = await newTable('Heap');
+    // Preloaded through NODE_OPTIONS into both executions; only the one that finishes reports.
+    const report = file('heap-report.mjs');
+    fs.writeFileSync(report, "process.on('exit', () => process.stderr.write(`node flags: ${JSON.stringify(process.execArgv.filter((flag) => flag.startsWith('--max-semi')))}\\n`));\n");
+    const run = (nodeOptions: string, ...args: string[]) => runTabula([...args, '--data', cli.dataDir], { env: { ...cli.env, NODE_OPTIONS: `--import ${report} ${nodeOptions}`.trim() } });
+    const exported = await run('', 'export', '--table', String(tableId), '--out', file('heap.csv'));
+    expect(exported).toMatchObject({ code: 0, stdout: 'exported 0 records\n', stderr: expect.stringMatching(/^node flags: \["--max-semi-space-size=8"\]\n$/) });
+    const imported = await run('', 'import', '--table', String(tableId), file('heap.csv'));
+    expect(imported).toMatchObject({ code: 0, stderr: expect.stringMatching(/^node flags: \["--max-semi-space-size=8"\]/) });
+    expect(await run('--max-semi-space-size=2', 'export', '--table', String(tableId), '--out', file('heap.csv'))).toMatchObject({ code: 0, stderr: expect.stringMatching(/^node flags: \[\]/) });
+    expect(await run('', 'keys', 'list')).toMatchObject({ code: 0, stderr: expect.stringMatching(/^node flags: \[\]/) });
   });
 });

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { boundedHeapArgv } from '../../src/command-heap.js';
+
+const base = { execArgv: [] as string[], nodeOptions: undefined as string | undefined, execPath: '/usr/bin/node' };
+
+describe('the young generation of streaming commands', () => {
+  it('re-executes export and import with an 8 MB semi-space, keeping node flags, script and arguments in order', () => {
+    expect(boundedHeapArgv({ ...base, argv: ['/usr/bin/node', '/app/dist/main.js', 'export', '--table', '2'] })).toEqual([
+      '/usr/bin/node',
+      '--max-semi-space-size=8',
+      '/app/dist/main.js',
+      'export',
+      '--table',
+      '2',
+    ]);
+    expect(boundedHeapArgv({ ...base, execArgv: ['--import', './preload.mjs'], argv: ['node', '/app/dist/main.js', 'import', '--table', '2', 'a.csv'] })).toEqual([
+      '/usr/bin/node',
+      '--max-semi-space-size=8',
+      '--import',
+      './preload.mjs',
+      '/app/dist/main.js',
+      'import',
+      '--table',
+      '2',
+      'a.csv',
+    ]);
+  });
+
+  it('leaves every other command, and no command, to V8', () => {
+    for (const command of ['serve', 'init', 'keys', 'migrate', '--help', 'exports']) expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js', command] })).toBeNull();
+    expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js'] })).toBeNull();
+  });
+
+  it('keeps a size set already: by the re-execution itself, on the command line or in NODE_OPTIONS (either spelling)', () => {
+    const argv = ['node', 'main.js', 'export', '--table', '2'];
+    expect(boundedHeapArgv({ ...base, argv, execArgv: ['--max-semi-space-size=8'] })).toBeNull();
+    expect(boundedHeapArgv({ ...base, argv, execArgv: ['--max_semi_space_size=32'] })).toBeNull();
+    expect(boundedHeapArgv({ ...base, argv, nodeOptions: '--enable-source-maps --max-semi-space-size=2' })).toBeNull();
+    expect(boundedHeapArgv({ ...base, argv, nodeOptions: '--enable-source-maps' })).not.toBeNull();
+  });
+});
