@@ -1,29 +1,30 @@
 /**
- * The commands that stream a whole table through (`export`, `import`) run with V8's young
- * generation bounded to 8 MB a semi-space. V8 grows the young generation with the allocation
- * rate, up to 16 MB a semi-space under Node 22 and 32 under Node 24, and a million-record export
- * allocates fast enough to reach it: 260-285 MB peak RSS under Node 24 against 145-185 MB
- * bounded, at the same speed (docs/decisions.md, "Export memory"). The bound can only be set when
- * node starts, so such a command re-executes itself once with the flag (`process.execve`: the
- * same process, its descriptors and terminal kept). A server keeps V8's sizing: it is long-lived
- * and its throughput gains from the room.
+ * `tabula export` runs with V8's young generation bounded to 8 MB a semi-space. V8 grows the
+ * young generation with the allocation rate, up to 16 MB a semi-space under Node 22 and 32 under
+ * Node 24, and a million-record export allocates fast enough to reach it: 260-285 MB peak RSS
+ * under Node 24 against 145-185 MB bounded, at the same speed (docs/decisions.md, "Export
+ * memory"). The bound can only be set when node starts, so the command re-executes itself once
+ * with the flag (`process.execve`: the same process, its descriptors and terminal kept).
+ * `import` keeps V8's sizing: bounded, it ran 8-12 % slower for no less memory (its batches of
+ * 1,000 rows outlive the smaller young generation); so does a server, long-lived, whose
+ * throughput gains from the room.
  *
  * Free of imports, like node-version.ts: it runs before anything is loaded twice.
  */
-const streamingCommands = new Set(['export', 'import']);
+const boundedCommands = new Set(['export']);
 const youngGenerationFlag = '--max-semi-space-size';
 const semiSpaceMb = 8;
 
-/** The argv to re-execute with, or null: not a streaming command, no `execve` here (Windows, Node < 22.15), or the size is set already (by us or the operator). */
+/** The argv to re-execute with, or null: not a bounded command, or the size is set already (by us or the operator). */
 export function boundedHeapArgv(options: { argv: readonly string[]; execArgv: readonly string[]; nodeOptions: string | undefined; execPath: string }): string[] | null {
   const [, script, command] = options.argv;
-  if (!script || !command || !streamingCommands.has(command)) return null;
+  if (!script || !command || !boundedCommands.has(command)) return null;
   const setAlready = [...options.execArgv, ...(options.nodeOptions ?? '').split(/\s+/)].some((flag) => flag.replace(/_/g, '-').startsWith(youngGenerationFlag));
   if (setAlready) return null;
   return [options.execPath, `${youngGenerationFlag}=${semiSpaceMb}`, ...options.execArgv, ...options.argv.slice(1)];
 }
 
-/** Re-executes this process with a bounded young generation when boundedHeapArgv says so; returns otherwise. */
+/** Re-executes this process with a bounded young generation when boundedHeapArgv says so; returns otherwise (also where there is no `execve`: Windows, Node before 22.15). */
 export function reexecWithBoundedHeap(): void {
   if (typeof process.execve !== 'function') return;
   const argv = boundedHeapArgv({ argv: process.argv, execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS, execPath: process.execPath });

@@ -3,8 +3,8 @@ import { boundedHeapArgv } from '../../src/command-heap.js';
 
 const base = { execArgv: [] as string[], nodeOptions: undefined as string | undefined, execPath: '/usr/bin/node' };
 
-describe('the young generation of streaming commands', () => {
-  it('re-executes export and import with an 8 MB semi-space, keeping node flags, script and arguments in order', () => {
+describe('the young generation of tabula export', () => {
+  it('re-executes export with an 8 MB semi-space, keeping node flags, script and arguments in order', () => {
     expect(boundedHeapArgv({ ...base, argv: ['/usr/bin/node', '/app/dist/main.js', 'export', '--table', '2'] })).toEqual([
       '/usr/bin/node',
       '--max-semi-space-size=8',
@@ -13,21 +13,20 @@ describe('the young generation of streaming commands', () => {
       '--table',
       '2',
     ]);
-    expect(boundedHeapArgv({ ...base, execArgv: ['--import', './preload.mjs'], argv: ['node', '/app/dist/main.js', 'import', '--table', '2', 'a.csv'] })).toEqual([
+    expect(boundedHeapArgv({ ...base, execArgv: ['--import', './preload.mjs'], argv: ['node', '/app/dist/main.js', 'export', '--table', '2'] })).toEqual([
       '/usr/bin/node',
       '--max-semi-space-size=8',
       '--import',
       './preload.mjs',
       '/app/dist/main.js',
-      'import',
+      'export',
       '--table',
       '2',
-      'a.csv',
     ]);
   });
 
   it('leaves every other command, and no command, to V8', () => {
-    for (const command of ['serve', 'init', 'keys', 'migrate', '--help', 'exports']) expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js', command] })).toBeNull();
+    for (const command of ['serve', 'import', 'init', 'keys', 'migrate', '--help', 'exports']) expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js', command] })).toBeNull();
     expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js'] })).toBeNull();
   });
 
