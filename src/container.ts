@@ -40,7 +40,7 @@ function loadSecret(config: Config): string {
 /** The composition root: the database, then every service as a plain object. */
 export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void; sqliteCacheKib?: number } = {}) {
   const clock = options.clock ?? systemClock;
-  const database: Database = openDatabase({ ...config, ...(options.sqliteCacheKib ? { sqliteCacheKib: options.sqliteCacheKib } : {}) });
+  const database: Database = await openDatabase({ ...config, ...(options.sqliteCacheKib ? { sqliteCacheKib: options.sqliteCacheKib } : {}) });
   if (options.migrate !== false) await migrateToLatest(database);
   const secretBox = createSecretBox(loadSecret(config));
   const base = { database, clock };

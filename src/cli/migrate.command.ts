@@ -14,7 +14,7 @@ export const runMigrate = defineCommand(
   },
   async (values) => {
     const config = loadConfig(process.env, { data: values.data });
-    const database = openDatabase(config);
+    const database = await openDatabase(config);
     try {
       const applied = await migrateToLatest(database);
       if (values.json) printResult({ applied }, true);

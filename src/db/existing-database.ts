@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 
 /** The SQLite file of a data directory. */
 export function sqliteFileOf(dataDir: string): string {
@@ -20,6 +19,7 @@ export async function describeMissingDatabase(options: { databaseUrl: string | n
     const where = fs.existsSync(options.dataDir) ? `No Tabula database in ${options.dataDir} (no ${path.basename(file)})` : `No data directory ${options.dataDir}`;
     return `${where}: check --data or TABULA_DATA_DIR; \`tabula init\` or \`tabula serve\` creates a new one`;
   }
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {

@@ -29,7 +29,7 @@ describe('bounded record queries', () => {
     });
 
     async function cacheSizes(options: { sqliteCacheKib?: number }) {
-      const database = openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, ...options });
+      const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, ...options });
       try {
         const pragma = CompiledQuery.raw('pragma cache_size') as CompiledQuery<{ cache_size: number }>;
         return { reader: (await runRead(database.db, pragma))[0].cache_size, worker: (await runBoundedRead<{ cache_size: number }>(database.db, pragma, 'caller'))[0].cache_size };
@@ -49,7 +49,7 @@ describe('bounded record queries', () => {
     let database: Database;
     beforeAll(async () => {
       testDb = await createTestDatabase();
-      database = openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+      database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
     });
     afterAll(async () => {
       await database?.destroy();

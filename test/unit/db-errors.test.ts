@@ -33,7 +33,7 @@ describe(`driver errors translated once per engine (${testEngine})`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     db = opened.db as unknown as Kysely<any>;
     await sql`create table errs_parent (id integer primary key, n integer not null default 0)`.execute(db);
     await sql`create table errs_child (id integer primary key, parent_id integer not null references errs_parent (id), name text unique)`.execute(db);
@@ -178,7 +178,7 @@ describe(`driver errors translated once per engine (${testEngine})`, () => {
       expect(translate(error)).toMatchObject({ status: 503, code: 'database_unavailable', message: 'Database unavailable; try again later' });
       expect(describeDriverError(error)).toBe('connect ECONNREFUSED 127.0.0.1:1');
 
-      const unreachable = openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nothing', dataDir: database.dataDir });
+      const unreachable = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/nothing', dataDir: database.dataDir });
       try {
         const viaKysely = await failure(() => sql`select 1`.execute(unreachable.db));
         expect(translate(viaKysely)).toMatchObject({ status: 503, code: 'database_unavailable' });

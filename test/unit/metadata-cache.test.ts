@@ -275,7 +275,7 @@ describe(`metadata version counter (${testEngine})`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     db = opened.db as unknown as Kysely<any>;
     await migrateToLatest(opened);
     accountId = (await db.insertInto('accounts').values({ name: 'Meta', owner_user_id: null, created_at: stamp }).returning('id').executeTakeFirstOrThrow()).id;

@@ -44,7 +44,7 @@ describe(`prepared queries (${testEngine})`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     db = opened.db as unknown as Kysely<any>;
     await db.schema
       .createTable('pq_items')
@@ -102,7 +102,7 @@ describe(`prepared queries (${testEngine})`, () => {
     });
 
     it('does not share compiled statements between Kysely instances', async () => {
-      const other = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+      const other = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
       try {
         const otherDb = other.db as unknown as Kysely<any>;
         const built: Kysely<any>[] = [];
@@ -155,7 +155,7 @@ describe(`prepared queries (${testEngine})`, () => {
     });
 
     it('does not share compiled shapes between Kysely instances', async () => {
-      const other = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+      const other = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
       try {
         const otherDb = other.db as unknown as Kysely<any>;
         const build = vi.fn((d: Kysely<any>, shape: Shape, id: number) => d.selectFrom('pq_items').select(shape.columns).where('id', '=', id));

@@ -180,7 +180,7 @@ describe(`table counters migration (${testEngine})`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    opened = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     db = opened.db as unknown as Kysely<any>;
     migrator = new Migrator({ db, provider: createMigrationProvider(opened.dialect.name) });
     await migrateOneStep('0001-foundation');
@@ -266,7 +266,7 @@ describe(`table counters migration (${testEngine})`, () => {
 
   it('the database migrated step by step from 0001 has exactly the system schema of a fresh one', async () => {
     const freshDatabase = await createTestDatabase();
-    const fresh = openDatabase({ databaseUrl: freshDatabase.databaseUrl, dataDir: freshDatabase.dataDir });
+    const fresh = await openDatabase({ databaseUrl: freshDatabase.databaseUrl, dataDir: freshDatabase.dataDir });
     try {
       await migrateToLatest(fresh);
       const migrated = await systemSchemaSignature(db, testEngine);

@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from './dialect.js';
+import type { SystemSchema } from './schema.js';
+
+/** What an engine module (sqlite-database.ts, postgres-database.ts) opens: the database and what runs on it. */
+export interface Database {
+  readonly db: Kysely<SystemSchema>;
+  readonly dialect: Dialect;
+  /**
+   * Runs one long DDL statement (an index build) so that it holds up as little as it can:
+   * PostgreSQL on a connection of its own (the statement builds `concurrently`), SQLite in a
+   * worker thread while the main connection's writers wait their turn without blocking the
+   * event loop. `onProgress` hears about every two seconds how far it is.
+   */
+  runLongDdl(statement: string, onProgress?: (progress: DdlProgress) => void): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+/** How far a long DDL statement is: PostgreSQL reports its phase and blocks; SQLite only the time. */
+export interface DdlProgress {
+  elapsedMs: number;
+  phase?: string;
+  done?: number;
+  total?: number;
+}
+
+/** Record queries' bounds and the SQLite page cache, as openDatabase resolved them from DatabaseOptions. */
+export interface QueryBounds {
+  queryTimeoutMs: number;
+  queryConcurrency: number;
+  sqliteCacheKib: number;
+}
+
+const progressIntervalMs = 2000;
+
+/** Runs `work`, telling `onProgress` every two seconds how far it is (`read` adds what the engine reports). */
+export async function withProgressTicks(work: Promise<void>, onProgress: ((progress: DdlProgress) => void) | undefined, read: () => Promise<Partial<DdlProgress>>): Promise<void> {
+  if (!onProgress) return work;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    read().then(
+      (details) => onProgress({ elapsedMs: Date.now() - started, ...details }),
+      () => undefined,
+    );
+  }, progressIntervalMs);
+  try {
+    await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+

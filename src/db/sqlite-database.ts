@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { SystemSchema } from './schema.js';
+import { getDialect } from './dialect.js';
+import { withProgressTicks, type Database, type QueryBounds } from './database-engine.js';
+import { registerDirectReader } from './prepared-query.js';
+import { registerBoundedReader } from './bounded-read.js';
+import { sqliteFileOf } from './existing-database.js';
+import { configureSqliteConnection, createStatementCache } from './sqlite-connection.js';
+import { createSqliteReadWorkers } from './sqlite-read-workers.js';
+import type { DdlReply } from './sqlite-ddl-worker.js';
+import { startWorker } from './start-worker.js';
+
+/** SQLite in `<dataDir>/tabula.db`: loaded by openDatabase only when there is no DATABASE_URL. */
+export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
+  // The database holds key hashes and sealed credentials: owner-only, like the secret file.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = sqliteFileOf(dataDir);
+  const connection = new SqliteDatabase(file);
+  fs.chmodSync(file, 0o600);
+  connection.pragma('journal_mode = WAL');
+  configureSqliteConnection(connection);
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('synchronous = NORMAL');
+  const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const reader = openSqliteReader(file, bounds.sqliteCacheKib);
+  const readerStatements = createStatementCache(reader);
+  registerDirectReader(db, (source, parameters) => readerStatements(source).all(parameters));
+  // Each query worker caches half as much: several hold the same pages, and the OS keeps the file's.
+  const workers = createSqliteReadWorkers(file, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, cacheKib: Math.ceil(bounds.sqliteCacheKib / 2) });
+  registerBoundedReader(db, workers);
+  return {
+    db,
+    dialect: getDialect('sqlite'),
+    runLongDdl: (statement, onProgress) =>
+      // Holding Kysely's one connection makes every other write wait in its queue, not in
+      // SQLite's busy handler, which would block the event loop.
+      db.connection().execute(() => withProgressTicks(runSqliteDdlInWorker(file, statement), onProgress, async () => ({}))),
+    destroy: async () => {
+      await workers.close();
+      await db.destroy();
+      reader.close();
+    },
+  };
+}
+
+/**
+ * A second connection for the hot prepared reads (keys, tables, record gets, counters), run
+ * synchronously without Kysely's connection lock: with WAL it reads the last committed state
+ * even while a transaction is open on the main connection, whose uncommitted rows it never
+ * sees and for which it never waits.
+ */
+function openSqliteReader(file: string, cacheKib: number): SqliteDatabase.Database {
+  const reader = new SqliteDatabase(file);
+  configureSqliteConnection(reader);
+  reader.pragma('query_only = ON');
+  reader.pragma(`cache_size = -${cacheKib}`);
+  return reader;
+}
+
+/**
+ * Kysely prepares every query anew; with the same few hundred statements on every request,
+ * caching prepared statements by their SQL text saves most of SQLite's per-query cost.
+ * Safe because Kysely serialises all use of the one connection.
+ */
+function withStatementCache(connection: SqliteDatabase.Database): SqliteDatabase.Database {
+  const prepare = createStatementCache(connection);
+  return new Proxy(connection, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function runSqliteDdlInWorker(file: string, statement: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker('sqlite-ddl-worker', { file, statement });
+    worker.once('message', (reply: DdlReply) => (reply.ok ? resolve() : reject(Object.assign(new Error(reply.message), { code: reply.code }))));
+    worker.once('error', reject);
+    worker.once('exit', () => reject(new Error('SQLite DDL worker exited')));
+  });
+}
+
