@@ -41,7 +41,7 @@ const directReaders = new WeakMap<Kysely<any>, DirectReader>();
 
 /**
  * Reads run through `db` itself (never one of its transactions) with `runRead` or a prepared
- * query go to `read` instead of Kysely's executor: SQLite's read connection (database.ts), with
+ * query go to `read` instead of Kysely's executor: SQLite's read connection (sqlite-database.ts), with
  * no connection lock to wait for.
  */
 export function registerDirectReader(db: Kysely<any>, read: DirectReader): void {
