@@ -49,4 +49,3 @@ export async function withProgressTicks(work: Promise<void>, onProgress: ((progr
     clearInterval(timer);
   }
 }
-

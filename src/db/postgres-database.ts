@@ -48,4 +48,3 @@ async function runPostgresDdl(url: string, pool: pg.Pool, statement: string, onP
     await client.end();
   }
 }
-

@@ -83,4 +83,3 @@ function runSqliteDdlInWorker(file: string, statement: string): Promise<void> {
     worker.once('exit', () => reject(new Error('SQLite DDL worker exited')));
   });
 }
-

@@ -56,7 +56,7 @@ export function checkMimeType(type: string): string | null {
 
 /** The type the bytes say they are (magic numbers), or the unknown type. */
 export async function sniffType(head: Buffer): Promise<string> {
-  // Loaded on first use (about 10 MB with its tokenizers), like the storage drivers.
+  // Loaded on first use, like the storage drivers and nodemailer: most processes never sniff a file.
   const { fileTypeFromBuffer } = await import('file-type');
   return (await fileTypeFromBuffer(head.subarray(0, sniffBytes)))?.mime ?? unknownType;
 }
