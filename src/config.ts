@@ -51,6 +51,12 @@ export interface Config {
    * call the API across origins; empty (the default) turns CORS off.
    */
   readonly corsOrigins: readonly string[];
+  /** Days a deleted record stays in the trash before it is purged (`TABULA_TRASH_DAYS`, 30). */
+  readonly trashDays: number;
+  /** Days of changes the change log keeps at least (`TABULA_CHANGES_DAYS`, 30). */
+  readonly changesDays: number;
+  /** Change streams one key (or session) may hold open at once (`TABULA_STREAMS_PER_KEY`, 20). */
+  readonly streamsPerKey: number;
 }
 
 export interface ConfigFlags {
@@ -89,6 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       unusedMs: parsePositiveDuration('TABULA_AUTO_INDEX_UNUSED', env.TABULA_AUTO_INDEX_UNUSED ?? '30d'),
     },
     corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
+    trashDays: parsePositiveInteger('TABULA_TRASH_DAYS', env.TABULA_TRASH_DAYS ?? '30'),
+    changesDays: parsePositiveInteger('TABULA_CHANGES_DAYS', env.TABULA_CHANGES_DAYS ?? '30'),
+    streamsPerKey: parsePositiveInteger('TABULA_STREAMS_PER_KEY', env.TABULA_STREAMS_PER_KEY ?? '20'),
   });
 }
 

@@ -14,6 +14,8 @@ import { createReclaimService } from './modules/files/reclaim.service.js';
 import { createCommentsService } from './modules/comments/comments.service.js';
 import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { createRecordsService, type RecordsDeletedListener } from './modules/records/records.service.js';
+import { createWriteUnit } from './modules/changes/write-unit.js';
+import { createChangesService } from './modules/changes/changes.service.js';
 import { createSpacesService } from './modules/spaces/spaces.service.js';
 import { createFieldsService } from './modules/tables/fields.service.js';
 import { createTablesService } from './modules/tables/tables.service.js';
@@ -62,19 +64,22 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   // Under test, a records call that answers without confirming its cached metadata throws.
   // Deleted records take their comments along: the comments service, made after records, listens.
   const recordsDeleted: { listener?: RecordsDeletedListener } = {};
-  const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
+  const userName = async (userId: number) => (await users.findUser(userId))?.name;
+  const unit = createWriteUnit({ ...base, userName });
+  const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), unit, userName, trashDays: config.trashDays, recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
+  const changes = createChangesService({ database, tables: records });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
   const reclaim = createReclaimService({ ...base, storage: fileStorage });
   const views = createViewsService({ ...base, tables, records, indexes, automaticIndexes });
   neededBy.find = views.calendarNeeding;
   const notifications = createNotificationsService({ ...base, records });
-  const comments = createCommentsService({ ...base, records, users, ledger: fileLedger, storage: fileStorage });
+  const comments = createCommentsService({ ...base, unit, records, users, ledger: fileLedger, storage: fileStorage });
   recordsDeleted.listener = comments.releaseRecords;
   return {
     config,
     clock,
     database,
-    services: { users, keys, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
+    services: { changes, unit, users, keys, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
     close: async () => {
       await fileStorage.close();
       await database.destroy();

@@ -38,7 +38,18 @@ export interface Dialect {
   readonly budgetGuard: RawBuilder<boolean> | null;
   /** The ids of the selected rows in `orderBy` order, as one comma-separated text ('' for none). */
   idList(orderBy: readonly RawBuilder<unknown>[]): RawBuilder<string>;
+  /**
+   * Run in a write transaction just before its changes are appended: holds every other appender
+   * off until this transaction ends, so change seqs are drawn and committed in one order
+   * (PostgreSQL's transaction-scoped advisory lock); null where one writer already does it (SQLite).
+   */
+  readonly changeLogLock: RawBuilder<unknown> | null;
+  /** Tells other processes, at commit, that the change log grew (PostgreSQL NOTIFY); null on SQLite (one process). */
+  readonly changeLogWakeUp: RawBuilder<unknown> | null;
 }
+
+/** The NOTIFY channel of change-log wake-ups (the log stays the truth; a wake-up carries nothing). */
+export const changeLogChannel = 'tabula_changes';
 
 /**
  * unicode_lower is JavaScript's toLowerCase, which applies two mappings PostgreSQL's lower()
@@ -71,6 +82,8 @@ const sqliteDialect: Dialect = {
     sql<boolean>`exists (select 1 from json_each(${column}) where ${sqliteFold(sql.ref('value'))} like ${sqliteFold(sql`${pattern}`)} escape '\\')`,
   budgetGuard: sqliteBudgetGuard,
   idList: (orderBy) => sql<string>`coalesce(group_concat(id, ',' order by ${sql.join(orderBy)}), '')`,
+  changeLogLock: null,
+  changeLogWakeUp: null,
 };
 
 const postgresDialect: Dialect = {
@@ -88,6 +101,9 @@ const postgresDialect: Dialect = {
     sql<boolean>`exists (select 1 from jsonb_array_elements_text(${column}) as element(value) where lower(element.value) like lower(${pattern}) escape '\\')`,
   budgetGuard: null,
   idList: (orderBy) => sql<string>`coalesce(string_agg(id::text, ',' order by ${sql.join(orderBy)}), '')`,
+  // Any constant both sides agree on: the change log's one lock.
+  changeLogLock: sql`select pg_advisory_xact_lock(7215001)`,
+  changeLogWakeUp: sql`select pg_notify(${sql.lit(changeLogChannel)}, '')`,
 };
 
 export function getDialect(name: DialectName): Dialect {

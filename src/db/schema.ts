@@ -126,6 +126,30 @@ export interface SystemSchema {
     comment_id: number | null;
     created_at: string;
   };
+  changes: {
+    seq: Generated<number>;
+    account_id: number;
+    space_id: number;
+    table_id: number;
+    record_id: number;
+    comment_id: number | null;
+    kind: string;
+    at: string;
+    actor_user_id: number | null;
+    actor_api_key_id: number | null;
+    actor_name: string;
+    payload_json: string;
+  };
+  change_log_state: { id: number; purged_through: number | string };
+  record_trash: {
+    table_id: number;
+    record_id: number;
+    deleted_at: string;
+    deleted_by_user_id: number | null;
+    deleted_by_api_key_id: number | null;
+    deleted_by_name: string;
+    row_json: string;
+  };
   stored_files: {
     id: string;
     account_id: number;

@@ -102,7 +102,7 @@ describe('field type lifecycle hooks', () => {
     expect(calls.some(([hook]) => hook === 'afterCommit')).toBe(false);
   });
 
-  it('hands the deleted records’ values to onRecordsDeleted, for single and batch deletes', async () => {
+  it('hands the deleted records’ values to onRecordsDeleted when the trash is purged, for single and batch deletes', async () => {
     const tableId = await newTable();
     const ids: number[] = [];
     for (const a of [1, 2, 3]) ids.push((await post(`/api/table/${tableId}/records/create`, { data: { a } })).body.id);
@@ -110,11 +110,14 @@ describe('field type lifecycle hooks', () => {
     expect((await post(`/api/table/${tableId}/record/${ids[0]}/delete`, {})).status).toBe(200);
     const batch = await post(`/api/table/${tableId}/records/delete_batch`, { record_ids: [ids[1], ids[2], 999] });
     expect(batch.body).toEqual({ deleted: [ids[1], ids[2]], not_found: [999] });
-    expect(calls).toEqual([
-      ['onRecordsDeleted', 'a', [1001]],
-      ['onRecordsDeleted', 'b', [null]],
-      ['onRecordsDeleted', 'a', [1002, 1003]],
-      ['onRecordsDeleted', 'b', [null, null]],
+    // In the trash, a record keeps what it holds (it may be restored).
+    expect(calls).toEqual([]);
+    expect(await ctx.container.services.records.purgeTrash(new Date(Date.now() + 29 * 24 * 3600 * 1000))).toBe(0);
+    expect(await ctx.container.services.records.purgeTrash(new Date(Date.now() + 31 * 24 * 3600 * 1000))).toBe(3);
+    const sorted = calls.map(([hook, slug, values]) => [hook, slug, [...(values as unknown[])].sort()]);
+    expect(sorted).toEqual([
+      ['onRecordsDeleted', 'a', [1001, 1002, 1003]],
+      ['onRecordsDeleted', 'b', [null, null, null]],
     ]);
   });
 

@@ -213,11 +213,14 @@ describe('files: create, delete, get (the specification rules)', () => {
     expect(answer.body.error.message).toBe('File storage not configured');
   });
 
-  it('deleting a record queues its files; the sweep deletes them only after 30 days', async () => {
+  it('deleting a record keeps its files while it is in the trash; the purge queues them; the sweep deletes them only after 30 more days', async () => {
     const record = await createRecord({ docs: [{ data: text('bye'), name: 'bye.txt' }] });
     const blobs = blobsOn(ctx.database.dataDir).length;
     await post(`/api/table/${tableId}/record/${record.id}/delete`, {});
     const reclaim = ctx.container.services.reclaim;
+    expect((await reclaim.listPending()).map((f) => f.path)).not.toContain(record.data.docs[0].path);
+    nowMs += 31 * 24 * 3600 * 1000;
+    expect(await ctx.container.services.records.purgeTrash()).toBe(1);
     expect((await reclaim.listPending()).map((f) => f.path)).toContain(record.data.docs[0].path);
     expect((await reclaim.sweep()).deleted).toBe(0);
     expect(blobsOn(ctx.database.dataDir).length).toBe(blobs);

@@ -11,6 +11,8 @@ import { commentFileField, presentFile, type FileLedgerService, type StoredUploa
 import type { FileStorage } from '../files/file-storage.js';
 import * as notifications from '../notifications/notifications.service.js';
 import type { RecordPlace, RecordsService } from '../records/records.service.js';
+import type { WriteUnit } from '../changes/write-unit.js';
+import type { ChangeDraft, ChangeKind } from '../changes/change.js';
 import { listSpaceMemberIds } from '../spaces/spaces.service.js';
 import type { UsersService } from '../users/users.service.js';
 import * as comments from './comments.repository.js';
@@ -107,7 +109,7 @@ function filesOf(row: comments.CommentRow): Attachment[] {
  * notifications of mentioned users and subscribers, subscriptions, and the audit event of an
  * API-made comment.
  */
-export function createCommentsService(deps: { database: Database; clock: Clock; records: RecordsService; users: UsersService; ledger: FileLedgerService; storage: FileStorage }) {
+export function createCommentsService(deps: { database: Database; clock: Clock; unit: WriteUnit; records: RecordsService; users: UsersService; ledger: FileLedgerService; storage: FileStorage }) {
   const { db } = deps.database;
   const now = () => formatDateTime(deps.clock.now());
 
@@ -152,9 +154,14 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
     await notifications.insertEvent(trx, { account_id: place.accountId, kind, user_id: place.actor.userId, api_key_id: place.actor.keyId, table_id: place.tableId, record_id: place.recordId, comment_id: commentId, created_at: now() });
   }
 
+  /** A comment's writes go through the write unit, as its record's do: its changes join the record's history. */
+  function write<T>(place: RecordPlace, work: (trx: Database['db'], changes: ChangeDraft[]) => Promise<T>): Promise<T> {
+    return deps.unit.run({ accountId: place.accountId, spaceId: place.spaceId, tableId: place.tableId, actor: place.actor }, work);
+  }
+
   /** Inserts a comment with its files claimed, and what it causes, in one transaction. */
   async function insert(place: RecordPlace, comment: Omit<comments.NewComment, 'attachments_json' | 'account_id' | 'table_id' | 'record_id' | 'created_at' | 'updated_at'>, paths: readonly string[], eml?: StoredUpload) {
-    return db.transaction().execute(async (trx) => {
+    return write(place, async (trx, changes) => {
       const owner = { accountId: place.accountId, tableId: place.tableId, spaceId: place.spaceId };
       const attachments = await deps.ledger.claimCommentFiles(trx, owner, paths);
       let emailJson = comment.email_json;
@@ -166,6 +173,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
       const row = { ...values, id: await comments.insertComment(trx, values) };
       await notify(trx, place, row, null);
       await audit(trx, place, 'comment.created', row.id);
+      changes.push(commentChange('comment.created', row, null, row));
       return present(row);
     });
   }
@@ -256,7 +264,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
       const input = checkObjectBody(body, ['content']);
       const content = parseContent(input.content, true);
       const place = await deps.records.recordAccess(actor, tableId, recordId, 'write');
-      return db.transaction().execute(async (trx) => {
+      return write(place, async (trx, changes) => {
         const row = await comments.findComment(trx, tableId, recordId, commentId);
         if (!row) throw commentNotFound();
         assertAuthor(place.actor, row);
@@ -265,16 +273,18 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
         await comments.updateComment(trx, commentId, { content, updated_at: changed.updated_at });
         await notify(trx, place, changed, row.content);
         await audit(trx, place, 'comment.updated', commentId);
+        if (row.content !== content) changes.push(commentChange('comment.updated', row, row, changed));
         return present(changed);
       });
     },
 
     async deleteComment(actor: Actor, tableId: number, recordId: number, commentId: number) {
       const place = await deps.records.recordAccess(actor, tableId, recordId, 'write');
-      await db.transaction().execute(async (trx) => {
+      await write(place, async (trx, changes) => {
         const row = await comments.findComment(trx, tableId, recordId, commentId);
         if (!row) throw commentNotFound();
         assertAuthor(place.actor, row);
+        changes.push(commentChange('comment.deleted', row, row, null));
         await comments.deleteComment(trx, commentId);
         await deps.ledger.releasePaths(trx, filesOf(row).map((file) => file.path));
         await audit(trx, place, 'comment.deleted', commentId);
@@ -289,6 +299,26 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
       await notifications.deleteRecordFollowUps(trx, tableId, recordIds);
     },
   };
+}
+
+/**
+ * A comment's change: its content (and its attachments, when it has any) before and after,
+ * as a comment presents them.
+ */
+function commentChange(kind: ChangeKind, row: comments.CommentRow, before: comments.CommentRow | null, after: comments.CommentRow | null): ChangeDraft {
+  const valuesOf = (comment: comments.CommentRow | null): Record<string, unknown> => {
+    if (!comment) return {};
+    const attachments = JSON.parse(comment.attachments_json) as Attachment[];
+    return attachments.length > 0 ? { content: comment.content, attachments } : { content: comment.content };
+  };
+  const was = valuesOf(before);
+  const is = valuesOf(after);
+  const fields = [...new Set([...Object.keys(was), ...Object.keys(is)])].filter((key) => JSON.stringify(was[key]) !== JSON.stringify(is[key]));
+  return { kind, recordId: row.record_id, commentId: row.id, fields, before: pick(was, fields), after: pick(is, fields) };
+}
+
+function pick(values: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((key) => key in values).map((key) => [key, values[key]]));
 }
 
 export type CommentsService = ReturnType<typeof createCommentsService>;

@@ -24,6 +24,9 @@ import {
 } from './record-writer.js';
 import * as records from './records.repository.js';
 import { recordSearchOf } from './search/index.js';
+import type { WriteUnit } from '../changes/write-unit.js';
+import type { ChangeDraft } from '../changes/change.js';
+import { assertSameColumns, columnsOf, dataOf, draftsOf, readBefore, rowWith, scopeOf, untilSettled } from './record-changes.js';
 
 /**
  * records/create_batch, update_batch and upsert_batch: up to 1,000 records in one call, all or
@@ -67,6 +70,8 @@ export interface BatchDeps {
   confirm(attempt: Attempt): Promise<void>;
   /** Records by id, presented as record get presents them, in the order of `ids`. */
   readRecords(attempt: Attempt, ids: readonly number[]): Promise<RecordObject[]>;
+  /** The one way records are written: rows and their changes in one transaction. */
+  unit: WriteUnit;
 }
 
 /** One record of a batch on its way to the database: its index in `records` and its stored values. */
@@ -167,7 +172,7 @@ export function createRecordBatches(deps: BatchDeps) {
   const search = recordSearchOf(dialect.name);
 
   /** Columns of a new record: the table's fields and four system columns. */
-  const columnsOf = (attempt: Attempt) => attempt.table.fields.length + 4;
+  const columnCountOf = (attempt: Attempt) => attempt.table.fields.length + 4;
 
   /** New records in multi-row statements (insertStatementSizes); their ids in order. */
   async function insertAll(executor: Database['db'], attempt: Attempt, writes: readonly Write[], timestamp: string): Promise<number[]> {
@@ -175,7 +180,7 @@ export function createRecordBatches(deps: BatchDeps) {
     const rows = writes.map((write) => newRecordColumns(write.values, table.fields, actor, timestamp, dialect));
     const ids: number[] = [];
     let start = 0;
-    for (const size of insertStatementSizes(rows.length, columnsOf(attempt))) {
+    for (const size of insertStatementSizes(rows.length, columnCountOf(attempt))) {
       ids.push(...(await records.insertRecordRows(executor, table.id, rows.slice(start, start + size))));
       start += size;
     }
@@ -183,29 +188,43 @@ export function createRecordBatches(deps: BatchDeps) {
     return ids;
   }
 
+  /** What an update batch read of its records just before writing them: rows and data by id. */
+  type Before = Awaited<ReturnType<typeof readBefore>>;
+
+  /**
+   * The stored values of the records `writes` update, read before the transaction, and the
+   * changes their updates make (before and after in read form).
+   */
+  async function describeUpdates(attempt: Attempt, writes: readonly Write[]): Promise<{ before: Before; drafts: ChangeDraft[] }> {
+    const written = [...new Set(writes.flatMap((write) => [...write.values.keys()]))];
+    const before = await readBefore(db, attempt, writes.map((write) => write.id!), written);
+    const stored = writes.flatMap((write) => before.get(write.id!) ?? []);
+    const after = await dataOf(attempt, writes.flatMap((write) => { const row = before.get(write.id!)?.row; return row ? [rowWith(row, write.values)] : []; }), written);
+    return { before, drafts: draftsOf('record.updated', stored.map((entry, n) => [Number(entry.row.id), entry.data, after[n]])) };
+  }
+
   /**
    * Updates in the caller's transaction, as record/update makes them: the stored values an
-   * update needs (search text, replaced attachments) read for all of them in one statement.
-   * Answers the values each replaced, by record index.
+   * update needs (search text, replaced attachments) and those it writes read for all of them in
+   * one statement (locked on PostgreSQL), the written ones checked against `before`. Answers the
+   * values each replaced, by record index.
    */
-  async function updateAll(executor: Database['db'], attempt: Attempt, writes: readonly Write[], timestamp: string): Promise<Map<number, Map<Field, unknown>>> {
+  async function updateAll(executor: Database['db'], attempt: Attempt, writes: readonly Write[], timestamp: string, before: Before): Promise<Map<number, Map<Field, unknown>>> {
     const { table } = attempt;
     const hooks = hooksOf(table.fields);
     const plans = writes.map((write) => planUpdate(table, write.values, hooks));
-    const reads = [...new Set(plans.flatMap((plan) => plan.reads))];
+    const reads = [...new Set([...plans.flatMap((plan) => plan.reads), ...writes.flatMap((write) => [...write.values.keys()])])];
     const ids = writes.map((write) => write.id!);
-    const stored = reads.length === 0 ? new Map() : new Map((await records.findRecordRows(executor, table.id, ids, reads.map((f) => fieldColumnName(f.id)))).map((row) => [Number(row.id), row]));
+    const stored = new Map((await records.findRecordRows(executor, table.id, ids, reads.map((f) => fieldColumnName(f.id)), dialect.rowLocks)).map((row) => [Number(row.id), row]));
     const previous = new Map<number, Map<Field, unknown>>();
     for (const [n, write] of writes.entries()) {
       await forRecord(write.index, async () => {
         const columns: Record<string, unknown> = { ...toColumns(write.values, dialect), updated_at: timestamp };
         const replaced = new Map<Field, unknown>();
-        let text: string | null | undefined;
-        if (plans[n].reads.length > 0) {
-          const row = stored.get(write.id!);
-          if (!row) throw recordNotFound();
-          text = completeUpdate(plans[n], row, write.values, replaced);
-        }
+        const row = stored.get(write.id!);
+        if (!row) throw recordNotFound();
+        assertSameColumns(before.get(write.id!)?.row, row, columnsOf(write.values.keys()));
+        const text = plans[n].reads.length > 0 ? completeUpdate(plans[n], row, write.values, replaced) : undefined;
         if (!(await records.updateRecord(executor, table.id, write.id!, columns))) throw recordNotFound();
         if (text !== undefined) await search.writeText(executor, recordTableName(table.id), [{ id: write.id!, text }]);
         previous.set(write.index, replaced);
@@ -226,20 +245,27 @@ export function createRecordBatches(deps: BatchDeps) {
   }
 
   /**
-   * New records from their `data` (already out of their items), inserted together: the one bulk
-   * insert path, of create_batch and of the service's own imports. `firstIndex` numbers them in
-   * messages. Answers their ids, values and creation time.
+   * New records from their `data` (already out of their items), inserted together with their
+   * changes: the one bulk insert path, of create_batch and of CSV import. `firstIndex` numbers
+   * them in messages. Answers the records created, presented (before the transaction: they are
+   * exactly what is written).
    */
-  async function insertNew(attempt: Attempt, datas: readonly unknown[], firstIndex = 0) {
+  async function insertNew(attempt: Attempt, datas: readonly unknown[], firstIndex = 0): Promise<RecordObject[]> {
+    const { table, contexts } = attempt;
     const values = await prepareAll(attempt, datas, true, firstIndex);
     const writes: Write[] = values.map((v, offset) => ({ index: firstIndex + offset, values: v }));
     const cleanups = await prepareIo(attempt, writes);
     const timestamp = deps.now();
-    const ids = await commit(attempt, cleanups, () =>
-      db.transaction().execute((trx) => insertAll(trx, attempt, writes, timestamp)),
+    const created = await presentRecords(values.map((v) => writtenRow(0, timestamp, v, table)), table, table.fields, contexts.read);
+    await commit(attempt, cleanups, () =>
+      deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+        const ids = await insertAll(trx, attempt, writes, timestamp);
+        for (const [n, id] of ids.entries()) created[n].id = id;
+        changes.push(...draftsOf('record.created', created.map((record) => [record.id, null, record.data])));
+      }),
     );
     await settle(attempt, writes, new Map());
-    return { ids, values, timestamp };
+    return created;
   }
 
   /** The `match_on` fields of an upsert: known, writable by value, and single-valued. */
@@ -275,10 +301,7 @@ export function createRecordBatches(deps: BatchDeps) {
     async createBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
       assertCanWriteRecords(attempt.actor, attempt.table);
       const { items } = recordsOf(body, ['records']);
-      const { ids, values, timestamp } = await insertNew(attempt, await dataOfItems(items));
-      const { table, contexts } = attempt;
-      // The new rows are exactly what was written: presented without reading them back.
-      return presentRecords(ids.map((id, n) => writtenRow(id, timestamp, values[n], table)), table, table.fields, contexts.read);
+      return insertNew(attempt, await dataOfItems(items));
     },
 
     /** `{records: [{id, data}, …]}`: each record changes as record/update changes it → the updated records, in order. */
@@ -308,8 +331,17 @@ export function createRecordBatches(deps: BatchDeps) {
       if (missing !== -1) throw ofRecord(missing, recordNotFound());
       const writes: Write[] = values.map((v, index) => ({ index, values: v, id: ids[index] }));
       const cleanups = await prepareIo(attempt, writes);
-      const timestamp = deps.now();
-      const previous = await commit(attempt, cleanups, () => db.transaction().execute((trx) => updateAll(trx, attempt, writes, timestamp)));
+      const previous = await commit(attempt, cleanups, () =>
+        untilSettled(async () => {
+          const { before, drafts } = await describeUpdates(attempt, writes);
+          const timestamp = deps.now();
+          return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+            const replaced = await updateAll(trx, attempt, writes, timestamp, before);
+            changes.push(...drafts);
+            return replaced;
+          });
+        }),
+      );
       await settle(attempt, writes, previous);
       return deps.readRecords(attempt, ids);
     },
@@ -356,11 +388,14 @@ export function createRecordBatches(deps: BatchDeps) {
         writes.push({ index, values: values[index], id: matched[0] });
       }
       const cleanups = await prepareIo(attempt, writes);
-      const timestamp = deps.now();
       const creating = writes.filter((write) => write.id === undefined);
       const updating = writes.filter((write) => write.id !== undefined);
       const previous = await commit(attempt, cleanups, () =>
-        db.transaction().execute(async (trx) => {
+        untilSettled(async () => {
+          const { before, drafts } = await describeUpdates(attempt, updating);
+          const timestamp = deps.now();
+          const created = await presentRecords(creating.map((write) => writtenRow(0, timestamp, write.values, table)), table, table.fields, attempt.contexts.read);
+          return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
           // One upsert of a table at a time (PostgreSQL; SQLite has one writer): the matches found
           // above must still hold, else another write got in between and this one is refused.
           if (dialect.rowLocks) await records.lockTableRow(trx, table.id);
@@ -368,9 +403,12 @@ export function createRecordBatches(deps: BatchDeps) {
           if (keys.some((key) => !sameIds(now.get(key) ?? [], found.get(key) ?? []))) {
             throw new ConflictError('Records matching match_on changed while upsert_batch ran: nothing was written, send it again');
           }
-          const created = await insertAll(trx, attempt, creating, timestamp);
-          for (const [n, write] of creating.entries()) write.id = created[n];
-          return updateAll(trx, attempt, updating, timestamp);
+          const ids = await insertAll(trx, attempt, creating, timestamp);
+          for (const [n, write] of creating.entries()) write.id = ids[n];
+          const replaced = await updateAll(trx, attempt, updating, timestamp, before);
+          changes.push(...draftsOf('record.created', creating.map((write, n) => [write.id!, null, created[n].data])), ...drafts);
+          return replaced;
+        });
         }),
       );
       await settle(attempt, writes, previous);

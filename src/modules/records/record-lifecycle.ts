@@ -1,10 +1,7 @@
 import type { DeletionContext } from '../fields/field-type.js';
-import { fromColumnValue } from '../fields/column-values.js';
 import type { Field } from '../fields/field.js';
-import { fieldColumnName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
 import type { WriteContext } from '../fields/value-context.js';
-import * as records from './records.repository.js';
 
 /**
  * The record writer's side of the field types' lifecycle hooks (field-type.ts). Callers pass
@@ -52,24 +49,3 @@ export async function afterCommit(values: ReadonlyMap<Field, unknown>, fields: r
 
 /** What else goes with deleted records (their comments), inside the deleting transaction. */
 export type RecordsDeletedListener = (db: DeletionContext['db'], tableId: number, recordIds: readonly number[]) => Promise<void>;
-
-/**
- * Deletes records and answers the ids deleted, in one transaction with what goes with them:
- * the values of fields whose type has onRecordsDeleted (read by the delete itself) go to
- * those hooks, and the ids to `listener` (comments).
- */
-export async function deleteRecords(ctx: DeletionContext, tableId: number, recordIds: readonly number[], fields: readonly Field[], listener?: RecordsDeletedListener): Promise<number[]> {
-  const { db } = ctx;
-  if (fields.length === 0 && !listener) return records.deleteRecords(db, tableId, recordIds);
-  return db.transaction().execute(async (trx) => {
-    const rows = await records.deleteRecordRows(trx, tableId, recordIds, fields.map((field) => fieldColumnName(field.id)));
-    if (rows.length > 0) {
-      for (const field of fields) {
-        const stored = rows.map((row) => fromColumnValue(field, row[fieldColumnName(field.id)]));
-        await getFieldType(field.type).onRecordsDeleted!(stored, field, { ...ctx, db: trx });
-      }
-      await listener?.(trx, tableId, rows.map((row) => Number(row.id)));
-    }
-    return rows.map((row) => Number(row.id));
-  });
-}

@@ -171,13 +171,15 @@ export async function findRecordRowsAfter(db: Db, tableId: number, afterId: numb
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-export async function findRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[]): Promise<RecordRow[]> {
+/** Records by id with the given columns; `lock` locks them until the transaction ends (give `dialect.rowLocks`). */
+export async function findRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[], lock = false): Promise<RecordRow[]> {
   if (recordIds.length === 0) return [];
-  return (await db
+  let query = db
     .selectFrom(recordTableName(tableId))
-    .select([...systemColumns, ...columns])
-    .where('id', 'in', recordIds)
-    .execute()) as RecordRow[];
+    .select([...new Set([...systemColumns, ...columns])])
+    .where('id', 'in', recordIds);
+  if (lock) query = query.forUpdate();
+  return (await query.execute()) as RecordRow[];
 }
 
 const selectRecordWithVersion = prepareShapedQuery(
@@ -347,12 +349,6 @@ export async function readRecordIdList(db: Db, tableId: number, where: RawBuilde
   if (condition) query = query.where(condition);
   const [row] = await runBoundedRead(db, query.compile(), bounds.caller);
   return { ids: row.ids, version: Number(row.metadata_version) };
-}
-
-export async function deleteRecords(db: Db, tableId: number, recordIds: readonly number[]): Promise<number[]> {
-  if (recordIds.length === 0) return [];
-  const rows = await db.deleteFrom(recordTableName(tableId)).where('id', 'in', recordIds).returning('id').execute();
-  return rows.map((row) => Number(row.id));
 }
 
 /** The same, answering the deleted rows with the given columns (their values as they were). */

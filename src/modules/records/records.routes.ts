@@ -5,7 +5,7 @@ import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { refuseWithoutWriteAccess } from './write-access-hook.js';
 import { exportText } from './record-export.js';
-import { CountResult, CreateBatchBody, ExportBody, ExportResponses, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams, UpdateBatchBody, UpsertBatchBody } from './records.schemas.js';
+import { CountResult, CreateBatchBody, ExportBody, ExportResponses, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams, UpdateBatchBody, UpsertBatchBody, TrashBody, TrashedRecord, RestoreBody, RestoreResult } from './records.schemas.js';
 
 /**
  * Record writes hold at most a few long texts (a long text is up to 1,000,000 characters, 6 MB
@@ -74,6 +74,12 @@ export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
     );
     app.post('/api/table/:tid/records/upsert_batch', { ...batch, schema: { tags, params: TableParams, body: UpsertBatchBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
       recordsService.upsertBatch(actorOf(request), request.params.tid, request.body),
+    );
+    app.post('/api/table/:tid/records/trash', { ...reading, schema: { tags, params: TableParams, body: TrashBody, response: responses(Type.Array(TrashedRecord)) } }, (request) =>
+      recordsService.listTrash(actorOf(request), request.params.tid, request.body),
+    );
+    app.post('/api/table/:tid/records/restore', { ...writing, schema: { tags, params: TableParams, body: RestoreBody, response: responses(RestoreResult) } }, (request) =>
+      recordsService.restoreRecords(actorOf(request), request.params.tid, request.body),
     );
     app.post('/api/table/:tid/records/delete_batch', { ...writing, schema: { tags, params: TableParams, body: DeleteBatchBody, response: responses(DeleteBatchResult) } }, (request) =>
       recordsService.deleteBatch(actorOf(request), request.params.tid, request.body),

@@ -73,6 +73,22 @@ export const DeleteBatchBody = documentedAs(
   Type.Object({ record_ids: Type.Array(Type.Integer()) }, { additionalProperties: true }),
   Type.Object({ record_ids: Type.Array(Id, { maxItems: 1000 }) }),
 );
+export const TrashBody = documentedAs(
+  Type.Object({}, { additionalProperties: true }),
+  Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })) }, { additionalProperties: false, examples: [{ limit: 100, offset: 0 }] }),
+);
+export const TrashedRecord = Type.Object({
+  id: Type.Integer(),
+  title: Type.Union([Type.String(), Type.Null()]),
+  deleted_at: Type.String(),
+  deleted_by: Type.Object({ user_id: Type.Union([Type.Integer(), Type.Null()]), api_key_id: Type.Union([Type.Integer(), Type.Null()]), name: Type.String() }),
+  data: AnyObject,
+});
+export const RestoreBody = documentedAs(
+  Type.Object({ ids: Type.Array(Type.Integer()) }, { additionalProperties: true }),
+  Type.Object({ ids: Type.Array(Id, { maxItems: 1000 }) }, { examples: [{ ids: [42, 43] }] }),
+);
+export const RestoreResult = Type.Object({ restored: Type.Array(Type.Integer()), not_found: Type.Array(Type.Integer()) });
 export const DeleteBatchResult = Type.Object({ deleted: Type.Array(Type.Integer()), not_found: Type.Array(Type.Integer()) });
 
 /** Items are checked by the service, one by one, so that a refusal names the record (`records[17]: …`). */

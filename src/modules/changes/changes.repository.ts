@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { SystemSchema } from '../../db/schema.js';
+import type { ChangeRow } from './change.js';
+
+type Db = Kysely<SystemSchema>;
+
+/** A change to append, as stored (seq drawn by the insert). */
+export type NewChangeRow = Omit<ChangeRow, 'seq'> & { account_id: number };
+
+/** SQLite's bound on one statement's parameters, over a change row's 12 columns. */
+const rowsPerInsert = 2000;
+
+export async function insertChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += rowsPerInsert) {
+    await db.insertInto('changes').values(rows.slice(start, start + rowsPerInsert)).execute();
+  }
+}
+
+const columns = ['seq', 'kind', 'table_id', 'space_id', 'record_id', 'comment_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'payload_json'] as const;
+
+/** Changes after `after` of the given tables (or of one space's tables), in seq order. */
+export async function listChanges(db: Db, where: { tableIds?: readonly number[]; spaceId?: number }, after: number, limit: number): Promise<ChangeRow[]> {
+  let query = db.selectFrom('changes').select(columns).where('seq', '>', after);
+  if (where.tableIds) query = where.tableIds.length === 1 ? query.where('table_id', '=', where.tableIds[0]) : query.where('table_id', 'in', where.tableIds);
+  if (where.spaceId !== undefined) query = query.where('space_id', '=', where.spaceId);
+  return (await query.orderBy('seq').limit(limit).execute()) as ChangeRow[];
+}
+
+/** Every table's changes after `after`, in seq order: what a process's feed fans out. */
+export async function listAllChanges(db: Db, after: number, limit: number): Promise<ChangeRow[]> {
+  return (await db.selectFrom('changes').select(columns).where('seq', '>', after).orderBy('seq').limit(limit).execute()) as ChangeRow[];
+}
+
+/** One record's changes before `before` (all when null), newest first. */
+export async function listRecordChanges(db: Db, tableId: number, recordId: number, before: number | null, limit: number): Promise<ChangeRow[]> {
+  let query = db.selectFrom('changes').select(columns).where('table_id', '=', tableId).where('record_id', '=', recordId);
+  if (before !== null) query = query.where('seq', '<', before);
+  return (await query.orderBy('seq', 'desc').limit(limit).execute()) as ChangeRow[];
+}
+
+/** The highest seq committed so far (0 for none). */
+export async function lastSeq(db: Db): Promise<number> {
+  const row = await db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/** The highest seq retention removed: a cursor below it has missed changes. */
+export async function purgedThrough(db: Db): Promise<number> {
+  const row = await db.selectFrom('change_log_state').select('purged_through').where('id', '=', 1).executeTakeFirstOrThrow();
+  return Number(row.purged_through);
+}
+
+/**
+ * Removes changes made before `before` (a datetime), at most `limit` of them, oldest first, and
+ * moves the purge mark up to the last one removed. Answers how many went.
+ */
+export async function purgeChangesBefore(db: Db, before: string, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const last = await trx.selectFrom('changes').select('seq').where('at', '<', before).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
+    const through = last ? Number(last.seq) : Number((await trx.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).where('at', '<', before).executeTakeFirst())?.seq ?? 0);
+    if (through === 0) return 0;
+    const removed = await trx.deleteFrom('changes').where('seq', '<=', through).executeTakeFirst();
+    await trx.updateTable('change_log_state').set({ purged_through: through }).where('id', '=', 1).where('purged_through', '<', through).execute();
+    return Number(removed.numDeletedRows);
+  });
+}

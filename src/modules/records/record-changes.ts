@@ -1,0 +1,84 @@
+import { recordChange, type ChangeDraft, type ChangeKind, type WriteScope } from '../changes/change.js';
+import type { Field } from '../fields/field.js';
+import { fieldColumnName } from '../fields/physical-names.js';
+import type { Attempt } from './record-attempt.js';
+import { presentRecords } from './record-reader.js';
+import type { Database } from '../../db/database.js';
+import { findRecordRows, type RecordRow } from './records.repository.js';
+
+/**
+ * How record writes describe their changes. Values are presented (read form) before the write
+ * transaction opens, from rows read just before it: a statement inside the transaction that
+ * needed another connection would wait for it on SQLite, and presenting can read (users,
+ * lookup titles). The transaction then re-reads the written columns and checks that nothing
+ * changed them meanwhile (`assertSameColumns`); if something did, the write runs again from
+ * the start (`untilSettled`), so a change's `before` is always the value its write replaced.
+ */
+
+/** Thrown inside a write transaction when a row moved since it was read before it: the write runs again. */
+export class ChangedMeanwhile extends Error {}
+
+const maxRounds = 5;
+
+/** Runs `write` until it finds its rows as it read them (a few rounds at most; then the last error stands). */
+export async function untilSettled<T>(write: () => Promise<T>): Promise<T> {
+  for (let round = 1; ; round++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof ChangedMeanwhile) || round >= maxRounds) throw error;
+    }
+  }
+}
+
+/** The written columns of `now` equal those of `then` (as read before the transaction). */
+export function assertSameColumns(then: RecordRow | undefined, now: RecordRow | undefined, columns: readonly string[]): void {
+  if (!then || !now) {
+    if (then !== now) throw new ChangedMeanwhile();
+    return;
+  }
+  for (const column of columns) if (!sameColumn(then[column], now[column])) throw new ChangedMeanwhile();
+}
+
+function sameColumn(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a === undefined || b === undefined) return (a ?? null) === (b ?? null);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function columnsOf(fields: Iterable<Field>): string[] {
+  return [...fields].map((field) => fieldColumnName(field.id));
+}
+
+/** The `data` of rows (column or stored values), in read form: what a change's before and after hold. */
+export async function dataOf(attempt: Attempt, rows: readonly RecordRow[], fields: readonly Field[]): Promise<Array<Record<string, unknown>>> {
+  return (await presentRecords(rows, attempt.table, fields, attempt.contexts.read)).map((record) => record.data);
+}
+
+/** A row with `changes` (stored values) written over it: what an update leaves. */
+export function rowWith(row: RecordRow, changes: ReadonlyMap<Field, unknown>): RecordRow {
+  const next: RecordRow = { ...row };
+  for (const [field, value] of changes) next[fieldColumnName(field.id)] = value;
+  return next;
+}
+
+export function scopeOf(attempt: Attempt): WriteScope {
+  return { accountId: attempt.actor.accountId, spaceId: attempt.table.spaceId, tableId: attempt.table.id, actor: attempt.actor };
+}
+
+/** Drafts of one kind for records whose before and after data are given by id (nulls for none). */
+export function draftsOf(kind: ChangeKind, entries: Iterable<[number, Record<string, unknown> | null, Record<string, unknown> | null]>): ChangeDraft[] {
+  const drafts: ChangeDraft[] = [];
+  for (const [id, before, after] of entries) {
+    const draft = recordChange(kind, id, before, after);
+    if (draft) drafts.push(draft);
+  }
+  return drafts;
+}
+
+/** The rows of `ids` with the columns of `fields` (and `extra`), read just before a write, with their data. */
+export async function readBefore(db: Database['db'], attempt: Attempt, ids: readonly number[], fields: readonly Field[], extra: readonly string[] = []): Promise<Map<number, { row: RecordRow; data: Record<string, unknown> }>> {
+  const rows = await findRecordRows(db, attempt.table.id, ids, [...columnsOf(fields), ...extra]);
+  const data = await dataOf(attempt, rows, fields);
+  return new Map(rows.map((row, n) => [Number(row.id), { row, data: data[n] }]));
+}

@@ -1,0 +1,228 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { readMetadataVersion } from '../../db/metadata-cache.js';
+import { ErrorCode, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { rateLimitBucket, type Actor } from '../auth/actor.js';
+import { recordTableName } from '../fields/physical-names.js';
+import { compileConditions, compileOrder, compileSearch, compileSearchText, sortIndexOf } from './query/compile-query.js';
+import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
+import { parseFilterList } from './query/parse-conditions.js';
+import { isCheapPerRow, shapeOfQuery, type QueryShape, type QueryShapeObserver } from './query/query-shape.js';
+import type { SavedViewQuery, SavedViewReader } from './query/saved-view.js';
+import type { Attempt } from './record-attempt.js';
+import type { AttemptRunner } from './record-attempts.js';
+import { selectFields, type RecordObject } from './record-reader.js';
+import { invalidField, type RecordReads } from './record-reads.js';
+import { createCountCache } from './count-cache.js';
+import { assertResponseFits } from './response-size.js';
+import * as records from './records.repository.js';
+import { countIds, idPages, type ExportFormat, type RecordExport } from './record-export.js';
+
+/** Record queries: query, count, ids and export, and the check of a saved view's query. */
+export function createRecordQueries(deps: {
+  database: Database;
+  runner: AttemptRunner;
+  reads: RecordReads;
+  views: SavedViewReader;
+  maxResponseSize: number;
+  /** Told each query's shape: the automatic indexes. */
+  queryShapes?: QueryShapeObserver;
+}) {
+  const { db, dialect } = deps.database;
+  const { onTable, confirmCurrentMetadata } = deps.runner;
+  const { selectionOf, present, readRecords } = deps.reads;
+  const countCache = createCountCache();
+  const maxResponseSize = deps.maxResponseSize;
+
+  /** A record query runs in its caller's share of the query slots, within the time budget. */
+  function boundsOf(actor: Actor, cheapPerRow: boolean): records.QueryBounds {
+    return { caller: rateLimitBucket(actor), dialect, cheapPerRow };
+  }
+
+  /**
+   * The query's conditions and order. Through a saved view (`view_id` other than 0), the
+   * view's filters and sort replace the request's `where`, `filters`, `order_by` and
+   * `order_dir`; `append_filters` adds the request's conditions on top; `search`, `fields`,
+   * `limit` and `offset` apply as always. A view the table does not have: 500 `View not found`.
+   */
+  async function compileQuery(attempt: Attempt, query: ParsedQuery) {
+    const { table, contexts } = attempt;
+    const view = query.viewId !== null && query.viewId !== 0 ? await deps.views.find(attempt.reads, table.id, query.viewId) : null;
+    if (view === undefined) throw new ViewQueryNotFoundError();
+    const useRequest = !view || query.appendFilters;
+    // `where` and `filters` are compiled apart and AND-ed: expanding their product into one DNF
+    // could multiply a few hundred conditions into tens of thousands.
+    const conditions = [
+      view ? parseFilterList(view.filters) : [],
+      useRequest && query.whereConditions.length > 0 ? [query.whereConditions] : [],
+      useRequest ? query.filters : [],
+    ];
+    const parts = [];
+    for (const groups of conditions) parts.push(await compileConditions(groups, table.fieldsBySlug, contexts.filter));
+    const orderBy = view ? view.orderBy : query.orderBy;
+    const orderDir = view ? view.orderDir : query.orderDir;
+    // A page of search results alone, in id order, needs only its first limit + offset matches.
+    const searchOnly = parts.every((part) => part === null) && query.limit !== null && (orderBy === null || (orderBy === 'id' && orderDir === 'asc'));
+    const search = compileSearch(query.search, recordTableName(table.id), dialect, searchOnly ? query.limit! + query.offset! : undefined);
+    const where = [...parts, search].filter((part) => part !== null).reduce<RawBuilder<boolean> | null>((all, part) => (all ? sqlAnd(all, part) : part), null);
+    // A count whose only condition is the search counts the search table's rows, without
+    // looking each match up in the record table (RecordSearch.textCondition).
+    const searchAlone = parts.every((part) => part === null) ? compileSearchText(query.search, recordTableName(table.id), dialect) : null;
+    return {
+      where,
+      counted: searchAlone ?? { table: recordTableName(table.id), where },
+      orderBy: compileOrder(orderBy, orderDir, table.fieldsBySlug, dialect),
+      sortIndex: sortIndexOf(orderBy, table.fieldsBySlug, dialect),
+      shape: shapeOfQuery(conditions, orderBy, orderDir, table.fieldsBySlug),
+      cheapPerRow: search === null && isCheapPerRow(conditions, orderBy, table.fieldsBySlug),
+    };
+  }
+
+  /** A query that ran tells the automatic indexes its shape (after it answered, never in its way). */
+  function observe(tableId: number, shape: QueryShape | null): void {
+    if (shape) deps.queryShapes?.observe(tableId, shape);
+  }
+
+  async function parse(attempt: Attempt, body: unknown, mode: QueryMode) {
+    const query = parseQueryBody(body, mode);
+    return { query, ...(await compileQuery(attempt, query)) };
+  }
+
+  return {
+    /**
+     * A saved view's filters and sort, checked against the table exactly as a query would check
+     * them (fields, operators, values, date tokens, sortable field): 400 naming the problem.
+     */
+    checkViewQuery(actor: Actor, tableId: number, input: { filters?: unknown; order_by?: unknown; order_dir?: unknown }): Promise<SavedViewQuery> {
+      return onTable(
+        actor,
+        tableId,
+        async (attempt) => {
+          const query = parseQueryBody({ filters: input.filters ?? [], order_by: input.order_by ?? null, order_dir: input.order_dir ?? null }, 'count');
+          await compileConditions(query.filters, attempt.table.fieldsBySlug, attempt.contexts.filter);
+          compileOrder(query.orderBy, query.orderDir, attempt.table.fieldsBySlug, dialect);
+          return { filters: (input.filters ?? []) as unknown[], orderBy: query.orderBy, orderDir: query.orderDir };
+        },
+        false,
+      );
+    },
+
+    queryRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
+      return throughView(body, () => onTable(actor, tableId, async (attempt) => {
+        const { query, where, orderBy, sortIndex, shape, cheapPerRow } = await parse(attempt, body, 'query');
+        const fields = selectFields(attempt.table, query.fields, invalidField);
+        const selection = await selectionOf(attempt, fields);
+        const rows = await records.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor, cheapPerRow), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
+        attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
+        const page = await present(attempt, rows, fields, selection);
+        assertResponseFits(page, maxResponseSize, `these ${page.length} records hold`, 'ask for fewer records (limit) or fewer fields (fields)');
+        observe(tableId, shape);
+        return page;
+      }));
+    },
+
+    /**
+     * `total` is exact; `restricted` says whether filters or search narrowed the table. A
+     * filtered count is answered from the count cache while the table has not changed.
+     */
+    countRecords(actor: Actor, tableId: number, body: unknown) {
+      return throughView(body, () => onTable(actor, tableId, async (attempt) => {
+        const { where, counted: source, shape, cheapPerRow } = await parse(attempt, body, 'count');
+        const counters = await records.readCounters(db, tableId);
+        attempt.reads.confirm(counters.metadataVersion);
+        if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
+        const compiled = where.compile(db);
+        const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
+        const cached = countCache.get(key, counters);
+        let count = cached?.count;
+        if (cached === undefined || cached.since !== undefined) {
+          // Only the records created since the cached count, or the whole filter afresh.
+          const counted = await records.countRecords(db, tableId, source, boundsOf(attempt.actor, cheapPerRow), cached?.since);
+          count = (cached?.count ?? 0) + counted.count;
+          countCache.set(key, counters, count, counted.maxId);
+          if (cached === undefined) observe(tableId, shape);
+        }
+        return { count, total: counters.rows, total_approx: false, restricted: true };
+      }));
+    },
+
+    /**
+     * Every matching id, as the text of a JSON array. It is read whole by one statement before
+     * anything is sent (8 bytes an id), so a client that reads slowly holds no connection,
+     * worker or snapshot, only its answer's memory, until the send timeout gives up on it.
+     */
+    listIds(actor: Actor, tableId: number, body: unknown): Promise<string> {
+      return throughView(body, () => onTable(actor, tableId, async (attempt) => {
+        const { where, orderBy, shape, cheapPerRow } = await parse(attempt, body, 'ids');
+        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
+        attempt.reads.confirm(version);
+        observe(tableId, shape);
+        return `[${ids}]`;
+      }));
+    },
+
+    /**
+     * Every match of a query for records/export, never all in memory: the ordered ids are read
+     * by one statement (as records/ids: one text of about 8 bytes an id, paged as it is), then
+     * the records `exportPageSize` at a time, presented as records/get presents them, each page
+     * a call of its own (its metadata confirmed afresh, so a key revoked meanwhile stops the
+     * export). Access and the body are checked before the answer starts.
+     */
+    async exportRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordExport> {
+      const { format, query: queryBody } = splitExportBody(body);
+      const started = await throughView(queryBody, () => onTable(actor, tableId, async (attempt) => {
+        const { query, where, orderBy, shape, cheapPerRow } = await parse(attempt, queryBody, 'ids');
+        const fields = selectFields(attempt.table, query.fields, invalidField);
+        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
+        attempt.reads.confirm(version);
+        observe(tableId, shape);
+        return { ids, whitelist: query.fields, fields: fields.map(({ slug, type, multiple }) => ({ slug, type, multiple })) };
+      }));
+      async function* pages(): AsyncGenerator<RecordObject[]> {
+        for (const chunk of idPages(started.ids, exportPageSize)) {
+          yield await onTable(actor, tableId, async (attempt) => {
+            // Fields deleted since the export started read as empty cells.
+            const fields = started.whitelist === null ? attempt.table.fields : started.whitelist.flatMap((slug) => attempt.table.fieldsBySlug.get(slug) ?? []);
+            await confirmCurrentMetadata(attempt);
+            return readRecords(attempt, chunk, fields);
+          });
+        }
+      }
+      return { format, fields: started.fields, total: countIds(started.ids), pages: pages() };
+    },
+
+  };
+}
+
+/**
+ * records/export reads this many records per statement. A page lives until its text is
+ * written; a page of 1,000 outlived V8's young-generation collections (one every few
+ * milliseconds) and was promoted whole, so the old generation grew 100-200 MB a second
+ * between full collections. A page of 100 dies young (docs/decisions.md, "Export memory").
+ */
+export const exportPageSize = 100;
+
+/** An export body is a records/ids body plus `format` (csv, the default, or json). */
+function splitExportBody(body: unknown): { format: ExportFormat; query: unknown } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('format' in body)) return { format: 'csv', query: body };
+  const { format, ...query } = body as Record<string, unknown>;
+  if (format !== 'csv' && format !== 'json') throw new ValidationError('Invalid parameters: format must be "csv" or "json"');
+  return { format, query };
+}
+
+/**
+ * A query through a saved view (`view_id` above 0) on a table the caller cannot see answers as
+ * the specification says: 500 `Not Authorized`, where other record calls answer 400 `Invalid Table`.
+ */
+function throughView<T>(body: unknown, call: () => Promise<T>): Promise<T> {
+  const viewId = (body as { view_id?: unknown } | null)?.view_id;
+  if (typeof viewId !== 'number' || viewId <= 0) return call();
+  return call().catch((error: unknown) => {
+    throw error instanceof ValidationError && error.code === ErrorCode.invalidTable ? new ViewNotAuthorizedError() : error;
+  });
+}
+
+function sqlAnd(left: RawBuilder<boolean>, right: RawBuilder<boolean>): RawBuilder<boolean> {
+  return sql<boolean>`(${left} and ${right})`;
+}
+

@@ -1,0 +1,91 @@
+import type { Database } from '../../db/database.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
+import type { Field } from '../fields/field.js';
+import { fieldColumnName } from '../fields/physical-names.js';
+import { getFieldType } from '../fields/registry.js';
+import { titleReader } from '../fields/title.js';
+import type { Attempt } from './record-attempt.js';
+import { columnsFor, presentRecords, type RecordObject } from './record-reader.js';
+import { visibilityScope, type RecordTable } from './record-table.js';
+import * as records from './records.repository.js';
+
+export const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
+export const invalidField = (slug: string) => new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
+
+/** Reading records as the API presents them: one record, records by id, and rows a query read. */
+export function createRecordReads(deps: { database: Database }) {
+  const { db } = deps.database;
+  const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], Map<number | string, records.ReadSelection>>>();
+
+  /**
+   * The columns a read of `fields` selects, with the titles of single lookups read by the same
+   * statement. Kept on the table object: that object lives only as long as its metadata-cache
+   * entry, whose version the request's statement confirms, and every title column was read at
+   * that same version (a newer one clears the cache, and with it this table object's entry).
+   * Which targets' titles are read depends on what the caller may see: kept per visibility scope.
+   */
+  async function selectionOf(attempt: Attempt, fields: readonly Field[]): Promise<records.ReadSelection> {
+    const known = selections.get(attempt.table)?.get(fields)?.get(visibilityScope(attempt.actor));
+    if (known) return known;
+    const titles: records.TitleLookup[] = [];
+    for (const field of fields) {
+      const targetTableId = getFieldType(field.type).titleTarget?.(field);
+      if (targetTableId === undefined) continue;
+      const titleField = await attempt.contexts.titleField(targetTableId);
+      if (titleField === undefined) continue;
+      const titleColumn = titleField ? fieldColumnName(titleField.id) : null;
+      titles.push({ column: fieldColumnName(field.id), targetTableId, titleColumn, titleText: titleField ? titleReader(titleField) : undefined });
+    }
+    const selection = records.describeSelection(attempt.table.id, columnsFor(attempt.table, fields), titles);
+    let byFields = selections.get(attempt.table);
+    if (!byFields) selections.set(attempt.table, (byFields = new WeakMap()));
+    let byScope = byFields.get(fields);
+    if (!byScope) byFields.set(fields, (byScope = new Map()));
+    byScope.set(visibilityScope(attempt.actor), selection);
+    return selection;
+  }
+
+  /** Rows → record objects, after handing the titles the statement read to the lookup fields. */
+  function present(attempt: Attempt, rows: readonly records.RecordRow[], fields: readonly Field[], selection: records.ReadSelection): Promise<RecordObject[]> {
+    for (const lookup of selection.titles) {
+      const found = records.foundAlias(lookup.column);
+      const title = records.titleAlias(lookup.column);
+      const entries: [number, string | null | undefined][] = [];
+      for (const row of rows) {
+        const target = row[lookup.column];
+        if (target !== null && target !== undefined) entries.push([Number(target), row[found] === null ? undefined : (lookup.titleText?.(row[title]) ?? null)]);
+      }
+      attempt.contexts.rememberTitles(lookup.targetTableId, entries);
+    }
+    return presentRecords(rows, attempt.table, fields, attempt.contexts.read);
+  }
+
+  async function readRecord(attempt: Attempt, recordId: number): Promise<RecordObject> {
+    const selection = await selectionOf(attempt, attempt.table.fields);
+    const { row, version } = await records.findRecordWithVersion(db, recordId, selection);
+    attempt.reads.confirm(version);
+    if (!row) throw recordNotFound();
+    return (await present(attempt, [row], attempt.table.fields, selection))[0];
+  }
+
+  /** Records by id, in that order (one that is gone is left out), as readRecord presents one; with the rows read. */
+  async function readRowsAndRecords(attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<{ rows: Map<number, records.RecordRow>; records: RecordObject[] }> {
+    const selection = await selectionOf(attempt, fields);
+    const rows = new Map((await records.findRecordsById(db, attempt.table.id, recordIds, selection)).map((row) => [Number(row.id), row]));
+    const found = recordIds.flatMap((id) => rows.get(id) ?? []);
+    return { rows, records: await present(attempt, found, fields, selection) };
+  }
+
+  return {
+    selectionOf,
+    present,
+    readRecord,
+    readRowsAndRecords,
+    /** Records by id, in that order (one that is gone is left out), as readRecord presents one. */
+    async readRecords(attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<RecordObject[]> {
+      return (await readRowsAndRecords(attempt, recordIds, fields)).records;
+    },
+  };
+}
+
+export type RecordReads = ReturnType<typeof createRecordReads>;

@@ -1,0 +1,272 @@
+import type { Database } from '../../db/database.js';
+import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
+import type { WriteUnit } from '../changes/write-unit.js';
+import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
+import type { Field } from '../fields/field.js';
+import { hooksOf } from '../fields/lifecycle.js';
+import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
+import type { Attempt } from './record-attempt.js';
+import type { AttemptRunner } from './record-attempts.js';
+import { assertSameColumns, ChangedMeanwhile, columnsOf, dataOf, draftsOf, readBefore, rowWith, scopeOf, untilSettled } from './record-changes.js';
+import { afterCommit, prepareValuesIo, runCleanups } from './record-lifecycle.js';
+import { presentRecords, type RecordObject } from './record-reader.js';
+import { recordNotFound, type RecordReads } from './record-reads.js';
+import type { RecordTable } from './record-table.js';
+import { assertCanEditField, assertCanWriteRecords, buildSearchText, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
+import * as records from './records.repository.js';
+import * as trash from './record-trash.repository.js';
+import { changeActorOf } from '../changes/change.js';
+import { recordSearchOf } from './search/index.js';
+import { ValidationError } from '../../shared/errors.js';
+import type { Dialect } from '../../db/dialect.js';
+
+export const maxBatchDelete = 1000;
+
+/** The system columns a trashed row keeps beside its fields. */
+const keptSystemColumns = ['created_at', 'updated_at', 'created_by'];
+
+/**
+ * The single record writes: create, update, a file field's edit, delete (to the trash) and
+ * restore. Each runs its rows and its change through the write unit (changes/write-unit.ts).
+ */
+export function createRecordWrites(deps: { database: Database; now(): string; runner: AttemptRunner; reads: RecordReads; unit: WriteUnit; userName(userId: number): Promise<string | undefined> }) {
+  const { db, dialect } = deps.database;
+  const search = recordSearchOf(dialect.name);
+  const { onTable, confirmCurrentMetadata } = deps.runner;
+
+  /**
+   * Moves records to the trash in one write: their rows leave the record table (counters,
+   * search and every query with them) for `record_trash`, whole; files and comments stay as they
+   * are until the purge. Answers the ids moved.
+   */
+  async function trashRecords(attempt: Attempt, ids: readonly number[]): Promise<number[]> {
+    const { table, actor } = attempt;
+    const columns = [...columnsOf(table.fields), ...keptSystemColumns];
+    const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
+    return untilSettled(async () => {
+      const before = await readBefore(db, attempt, ids, table.fields, keptSystemColumns);
+      const deletedAt = deps.now();
+      return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+        const rows = await records.deleteRecordRows(trx, table.id, ids, columns);
+        const moved: trash.TrashRow[] = [];
+        for (const row of rows) {
+          const id = Number(row.id);
+          assertSameColumns(before.get(id)?.row, row as records.RecordRow, columns);
+          moved.push({ table_id: table.id, record_id: id, deleted_at: deletedAt, deleted_by_user_id: who.user_id, deleted_by_api_key_id: who.api_key_id, deleted_by_name: who.name, row_json: JSON.stringify(row) });
+        }
+        await trash.insertTrashRows(trx, moved);
+        changes.push(...draftsOf('record.deleted', moved.map((m) => [m.record_id, before.get(m.record_id)!.data, null])));
+        return moved.map((m) => m.record_id);
+      });
+    });
+  }
+
+  return {
+    createRecord(actor: Attempt['actor'], tableId: number, body: unknown): Promise<RecordObject> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table, contexts } = attempt;
+        assertCanWriteRecords(attempt.actor, table);
+        const data = checkDataBody(body, false);
+        const values = await prepareValues(data, table, contexts.write, true);
+        const hooks = hooksOf(table.fields);
+        const cleanups = hooks.prepare.length > 0 ? await prepareValuesIo(values, hooks.prepare, contexts.write) : undefined;
+        const timestamp = deps.now();
+        // The new row is exactly what is written: presented now, before the transaction, and
+        // given its id after it (the change's `after` is its data).
+        const [record] = await presentRecords([writtenRow(0, timestamp, values, table)], table, table.fields, contexts.read);
+        try {
+          await confirmCurrentMetadata(attempt);
+          const columns = newRecordColumns(values, table.fields, attempt.actor, timestamp, dialect);
+          const text = buildSearchText(values);
+          record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+            const id = await records.insertRecord(trx, tableId, columns);
+            if (text !== null) await search.writeText(trx, recordTableName(tableId), [{ id, text }]);
+            changes.push(...draftsOf('record.created', [[id, null, record.data]]));
+            return id;
+          });
+        } catch (error) {
+          if (cleanups) await runCleanups(cleanups);
+          throw error;
+        }
+        if (hooks.afterCommit.length > 0) await afterCommit(values, hooks.afterCommit, contexts.write);
+        return record;
+      });
+    },
+
+    /** Only the given fields change; the search text is rebuilt from the merged values. */
+    updateRecord(actor: Attempt['actor'], tableId: number, recordId: number, body: unknown): Promise<RecordObject> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table, contexts } = attempt;
+        assertCanWriteRecords(attempt.actor, table);
+        const data = checkDataBody(body, true);
+        contexts.recordId = recordId;
+        const changes = await prepareValues(data, table, contexts.write, false);
+        const hooks = hooksOf(table.fields);
+        const cleanups = hooks.prepare.length > 0 ? await prepareValuesIo(changes, hooks.prepare, contexts.write) : undefined;
+        const plan = planUpdate(table, changes, hooks);
+        const written = [...changes.keys()];
+        const writtenColumns = columnsOf(written);
+        const previous = new Map<Field, unknown>();
+        try {
+          await confirmCurrentMetadata(attempt);
+          await untilSettled(async () => {
+            const stored = (await readBefore(db, attempt, [recordId], written)).get(recordId);
+            if (!stored) throw recordNotFound();
+            const [after] = await dataOf(attempt, [rowWith(stored.row, changes)], written);
+            const timestamp = deps.now();
+            await deps.unit.run(scopeOf(attempt), async (trx, log) => {
+              // The stored values the update needs (search text, replaced attachments) and the
+              // written ones, to check them against what was read before.
+              const [row] = await records.findRecordRows(trx, tableId, [recordId], [...writtenColumns, ...columnsOf(plan.reads)], dialect.rowLocks);
+              if (!row) throw recordNotFound();
+              assertSameColumns(stored.row, row, writtenColumns);
+              previous.clear();
+              const text = completeUpdate(plan, row, changes, previous);
+              await records.updateRecord(trx, tableId, recordId, { ...toColumns(changes, dialect), updated_at: timestamp });
+              if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
+              log.push(...draftsOf('record.updated', [[recordId, stored.data, after]]));
+            });
+          });
+        } catch (error) {
+          if (cleanups) await runCleanups(cleanups);
+          throw error;
+        }
+        if (plan.replacing.length > 0) await afterCommit(changes, plan.replacing, contexts.write, previous);
+        return deps.reads.readRecord(attempt, recordId);
+      });
+    },
+
+    /**
+     * Changes one file field of one record in one write: the current value is read (the row
+     * locked on PostgreSQL), `edit` answers the new one, and both are written together, so
+     * concurrent files/create calls on one record never lose each other's attachment. `edit`
+     * runs inside the transaction and may write its own rows with `trx`. Attachments read as
+     * they are stored, so the change is presented inside the transaction without a statement.
+     */
+    editFileField(actor: Attempt['actor'], tableId: number, recordId: number, field: (table: RecordTable) => Field, edit: (current: unknown, field: Field, trx: Database['db']) => Promise<unknown>): Promise<unknown> {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table } = attempt;
+        const fileField = field(table);
+        assertCanEditField(attempt.actor, table, fileField);
+        await confirmCurrentMetadata(attempt);
+        const column = fieldColumnName(fileField.id);
+        const timestamp = deps.now();
+        return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+          const found = await records.findRecordColumn(trx, tableId, recordId, column, dialect.rowLocks);
+          if (!found) throw recordNotFound();
+          const current = fromColumnValue(fileField, found.value);
+          const present = async (value: unknown) => (await dataOf(attempt, [writtenRow(recordId, timestamp, new Map([[fileField, value]]), table)], [fileField]))[0];
+          const before = await present(current);
+          // `edit` may change the list it is given in place: it gets its own copy.
+          const next = await edit(structuredClone(current), fileField, trx);
+          await records.updateRecord(trx, tableId, recordId, { [column]: toColumnValue(fileField, next, dialect), updated_at: timestamp });
+          const after = await present(next);
+          changes.push(...draftsOf('record.updated', [[recordId, before, after]]));
+          return next;
+        });
+      });
+    },
+
+    deleteRecord(actor: Attempt['actor'], tableId: number, recordId: number) {
+      return onTable(actor, tableId, async (attempt) => {
+        assertCanWriteRecords(attempt.actor, attempt.table);
+        await confirmCurrentMetadata(attempt);
+        if ((await trashRecords(attempt, [recordId])).length === 0) throw recordNotFound();
+        return { id: recordId, deleted: true as const };
+      });
+    },
+
+    deleteBatch(actor: Attempt['actor'], tableId: number, body: unknown) {
+      return onTable(actor, tableId, async (attempt) => {
+        assertCanWriteRecords(attempt.actor, attempt.table);
+        const unique = recordIdsOf(body, 'record_ids');
+        await confirmCurrentMetadata(attempt);
+        const deleted = new Set(await trashRecords(attempt, unique));
+        return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
+      });
+    },
+
+    /**
+     * Puts trashed records back with their ids, values (of the fields the table still has),
+     * attachments and comments, in one write: `{ids}` → `{restored, not_found}`.
+     */
+    restoreRecords(actor: Attempt['actor'], tableId: number, body: unknown) {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table } = attempt;
+        assertCanWriteRecords(attempt.actor, table);
+        const unique = recordIdsOf(body, 'ids');
+        await confirmCurrentMetadata(attempt);
+        const restored = await untilSettled(async () => {
+          const trashed = await trash.findTrashRows(db, tableId, unique);
+          const rows = trashed.map((entry) => restoredRow(table, entry, dialect));
+          const data = await dataOf(attempt, rows.map((r) => writtenRow(r.id, r.columns.updated_at as string, r.values, table)), table.fields);
+          return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+            const taken = await trash.removeTrashRows(trx, tableId, unique);
+            if (taken.length !== trashed.length || taken.some((row) => !trashed.some((t) => t.record_id === row.record_id && t.row_json === row.row_json))) throw new ChangedMeanwhile();
+            await records.insertRecordRows(trx, tableId, rows.map((r) => r.columns));
+            await search.writeText(trx, recordTableName(tableId), rows.map((r) => ({ id: r.id, text: buildSearchText(r.values) })));
+            changes.push(...draftsOf('record.restored', rows.map((r, n) => [r.id, null, data[n]])));
+            return rows.map((r) => r.id);
+          });
+        });
+        const done = new Set(restored);
+        return { restored: unique.filter((id) => done.has(id)), not_found: unique.filter((id) => !done.has(id)) };
+      });
+    },
+
+    /** The table's trash, newest first: `[{id, title, deleted_at, deleted_by, data}]`. */
+    listTrash(actor: Attempt['actor'], tableId: number, body: unknown) {
+      return onTable(actor, tableId, async (attempt) => {
+        const { table } = attempt;
+        const { limit, offset } = pageOf(body);
+        await confirmCurrentMetadata(attempt);
+        const entries = await trash.listTrash(db, tableId, limit, offset);
+        const rows = entries.map((entry) => restoredRow(table, entry, dialect));
+        const presented = await presentRecords(rows.map((r) => writtenRow(r.id, r.columns.updated_at as string, r.values, table)), table, table.fields, attempt.contexts.read);
+        return entries.map((entry, n) => ({
+          id: entry.record_id,
+          title: presented[n].title,
+          deleted_at: entry.deleted_at,
+          deleted_by: { user_id: entry.deleted_by_user_id, api_key_id: entry.deleted_by_api_key_id, name: entry.deleted_by_name },
+          data: presented[n].data,
+        }));
+      });
+    },
+  };
+}
+
+/**
+ * A trashed row as the table now is: the values of the fields it still has (stored form, and
+ * the columns to insert), by field id, so a renamed slug still finds its value.
+ */
+function restoredRow(table: RecordTable, entry: trash.TrashRow, dialect: Dialect) {
+  const saved = JSON.parse(entry.row_json) as Record<string, unknown>;
+  const values = new Map<Field, unknown>();
+  for (const field of table.fields) {
+    const column = saved[fieldColumnName(field.id)];
+    if (column !== undefined && column !== null) values.set(field, fromColumnValue(field, column));
+  }
+  const columns: Record<string, unknown> = { id: entry.record_id };
+  for (const field of table.fields) columns[fieldColumnName(field.id)] = values.has(field) ? toColumnValue(field, values.get(field), dialect) : null;
+  for (const column of keptSystemColumns) columns[column] = saved[column] ?? null;
+  return { id: entry.record_id, values, columns };
+}
+
+/** `{ids}` or `{record_ids}` of a body: at most 1,000 record ids, without repeats. */
+function recordIdsOf(body: unknown, member: 'ids' | 'record_ids'): number[] {
+  const ids = (body as Record<string, unknown> | null)?.[member];
+  if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647)) {
+    throw new ValidationError(`Invalid parameters: ${member} must be an array of record ids`);
+  }
+  if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: ${member} takes at most ${maxBatchDelete} ids`);
+  return [...new Set(ids as number[])];
+}
+
+function pageOf(body: unknown): { limit: number; offset: number } {
+  const members = checkObjectBody(body ?? {}, ['limit', 'offset']);
+  const limit = members.limit ?? 100;
+  const offset = members.offset ?? 0;
+  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 1000) throw invalidParameters('limit must be an integer from 1 to 1000');
+  if (!Number.isInteger(offset) || (offset as number) < 0) throw invalidParameters('offset must be an integer of 0 or more');
+  return { limit: limit as number, offset: offset as number };
+}
