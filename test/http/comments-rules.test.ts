@@ -321,6 +321,7 @@ describe('comment rules: mentions, e-mail HTML, limits, events, subscriptions', 
       await comment(keep, 'kept');
       await post(`/api/subscriptions/${tableId}/${gone}/subscribe`, {}, bob.key);
       expect((await post(`/api/table/${tableId}/records/delete_batch`, { record_ids: [gone] })).body).toEqual({ deleted: [gone], not_found: [] });
+      await ctx.container.services.records.purgeTrash(new Date(Date.now() + 31 * 24 * 3600 * 1000)); // comments go with the record when the trash is purged
       const pending = (await ctx.container.services.reclaim.listPending()).map((f) => f.path);
       expect(pending).toEqual(expect.arrayContaining([file.path, email.email.eml.path]));
       expect(await db().selectFrom('comments').select('id').where('table_id', '=', tableId).where('record_id', '=', gone).execute()).toEqual([]);

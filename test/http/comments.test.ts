@@ -187,6 +187,7 @@ describe('comments: threads, uploads, e-mail, mentions, notifications, subscript
     const file = (await upload('doomed.txt', 'doomed', record)).body;
     await comment('bye', { attachments: [file] }, undefined, record);
     await post(`/api/table/${tableId}/record/${record}/delete`, {});
+    await ctx.container.services.records.purgeTrash(new Date(Date.now() + 31 * 24 * 3600 * 1000)); // comments go with the record when the trash is purged
     expect((await ctx.container.services.reclaim.listPending()).map((f) => f.path)).toContain(file.path);
     expect((await get(`${base(record)}/comments/get`)).body.error.message).toBe('Record not found');
     nowMs += 1000;

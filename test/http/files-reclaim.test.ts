@@ -165,12 +165,14 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
     // a record delete, both file fields
     const r3 = await createRecord({ docs: [{ data: text('c'), name: 'c.txt' }], extra: [{ data: text('c2'), name: 'c2.txt' }] });
     expect((await post(`/api/table/${tableId}/record/${r3.id}/delete`, {})).status).toBe(200);
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     await expectQueued('record delete', [r3.data.docs[0].path, r3.data.extra[0].path]);
 
     // a batch of records
     const r4 = await createRecord({ docs: [{ data: text('d'), name: 'd.txt' }] });
     const r5 = await createRecord({ docs: [{ data: text('e'), name: 'e.txt' }, { data: text('f'), name: 'f.txt' }] });
     expect((await post(`/api/table/${tableId}/records/delete_batch`, { record_ids: [r4.id, r5.id] })).body.deleted).toEqual([r4.id, r5.id]);
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     await expectQueued('delete_batch', [r4.data.docs[0].path, ...r5.data.docs.map((f) => f.path)]);
 
     // a file field
@@ -221,6 +223,7 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
   it('--as-of moves the queue only: an operator can sweep released files early', async () => {
     const record = await createRecord({ docs: [{ data: text('early'), name: 'early.txt' }] });
     await post(`/api/table/${tableId}/record/${record.id}/delete`, {});
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     const filePath = record.data.docs[0].path;
     expect((await reclaim().sweep({ asOf: new Date(nowMs + 29 * day) })).deleted).toBe(0);
     expect((await reclaim().sweep({ asOf: new Date(nowMs + 31 * day) })).deleted).toBe(1);
@@ -231,6 +234,7 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
     const record = await createRecord({ docs: [{ data: text('precious'), name: 'precious.txt' }] });
     const original = record.data.docs[0];
     await post(`/api/table/${tableId}/record/${record.id}/delete`, {});
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     expect(await pendingPaths()).toContain(original.path);
 
     const restored = await reclaim().restore(original.path);
@@ -249,12 +253,14 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
 
     // Live again, it is released and queued like any other.
     await post(`/api/table/${tableId}/record/${again.id}/delete`, {});
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     expect(await pendingPaths()).toContain(original.path);
   });
 
   it('a restored file written to another space becomes a copy there', async () => {
     const record = await createRecord({ docs: [{ data: text('moving'), name: 'moving.txt' }] });
     await post(`/api/table/${tableId}/record/${record.id}/delete`, {});
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     const { attachment } = await reclaim().restore(record.data.docs[0].path);
     const otherSpace = (await createSpace(ctx, world, 'Elsewhere')).id;
     const otherTable = await newTable(otherSpace, 'Elsewhere');
@@ -271,6 +277,7 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
 
     const record = await createRecord({ docs: [{ data: text('claimed'), name: 'claimed.txt' }] });
     await post(`/api/table/${tableId}/record/${record.id}/delete`, {});
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     const filePath = record.data.docs[0].path;
     const db = ctx.container.database.db;
     await db.updateTable('stored_files').set({ claim: 'another-sweep', claimed_at: formatDateTime(new Date(nowMs)) }).where('path', '=', filePath).execute();
@@ -327,6 +334,7 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
     }
     // Adopted files are released like any other.
     await post(`/api/table/${tableId}/record/${record.id}/delete`, {});
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     expect(await pendingPaths()).toEqual(expect.arrayContaining([attachment.path, written.path]));
   });
 
@@ -365,6 +373,7 @@ describe('reclaim: releases queue managed files for 30 days; the sweep, restore 
 
     // Releasing works without the storage, and drops the rows instead of queueing them.
     expect((await post(`/api/table/${table}/record/${first.record.id}/delete`, {})).status).toBe(200);
+    await ctx.container.services.records.purgeTrash(new Date(nowMs + 31 * day)); // deleted records keep their files until the trash is purged
     expect(await fileRow(ctx, first.attachment.path)).toBeUndefined();
     expect((await post(`/api/space/${customerSpace}/delete`, {})).status).toBe(200);
     expect(await fileRow(ctx, second.attachment.path)).toBeUndefined();
@@ -403,6 +412,7 @@ describe('reclaim: several processes sweeping one database delete each file exac
       expect(created.status).toBe(200);
       paths.push(...created.body.data.docs.map((file: Attachment) => file.path));
       expect((await call(first, 'POST', `/api/table/${tableId}/record/${created.body.id}/delete`, { key: world.accountKey })).status).toBe(200);
+      await first.container.services.records.purgeTrash(new Date(Date.now() + 31 * day));
     }
     return paths;
   }

@@ -139,6 +139,39 @@ describe('access matrix of the record endpoints', () => {
       },
     },
     {
+      name: 'POST /records/trash',
+      method: 'POST',
+      write: false,
+      path: ({ tid }) => `${base(tid)}/records/trash`,
+      body: () => ({ limit: 1000 }),
+      checkOk: (body) => expect(Array.isArray(body)).toBe(true),
+    },
+    {
+      name: 'POST /records/restore',
+      method: 'POST',
+      write: true,
+      path: ({ tid }) => `${base(tid)}/records/restore`,
+      // A live record is not in the trash: the access is what is checked here (changes.test.ts restores).
+      body: (_caller, { rid }) => ({ ids: [rid] }),
+      checkOk: (body, _caller, { rid }) => expect(body).toStrictEqual({ restored: [], not_found: [rid] }),
+    },
+    {
+      name: 'POST /changes/list',
+      method: 'POST',
+      write: false,
+      path: ({ tid }) => `${base(tid)}/changes/list`,
+      body: () => ({ limit: 1000 }),
+      checkOk: (body) => expect(body).toMatchObject({ changes: expect.any(Array), next_after: expect.any(Number) }),
+    },
+    {
+      name: 'POST /record/<id>/history',
+      method: 'POST',
+      write: false,
+      path: ({ tid, rid }) => `${base(tid)}/record/${rid}/history`,
+      body: () => ({}),
+      checkOk: (body, _caller, { rid }) => expect(body).toContainEqual(expect.objectContaining({ kind: 'record.created', record_id: rid })),
+    },
+    {
       name: 'POST /records/create_batch',
       method: 'POST',
       write: true,
@@ -187,7 +220,7 @@ describe('access matrix of the record endpoints', () => {
     expectedOutcome,
     target: freshTarget,
     snapshot,
-    coverage: { name: 'covers every route tagged records', tags: ['records'], route: (endpoint) => endpoint.name.replace(' /', ' /api/table/{tid}/').replace('<id>', '{rid}') },
+    coverage: { name: 'covers every route tagged records or changes', tags: ['records', 'changes'], route: (endpoint) => endpoint.name.replace(' /', ' /api/table/{tid}/').replace('<id>', '{rid}') },
     hidden: {
       name: "answers another account's key on this table exactly as on a table id that does not exist",
       expected: () => invalidTable,
