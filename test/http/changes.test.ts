@@ -70,7 +70,7 @@ describe('changes: the log, history, trash and restore', () => {
     const comment = (await post(`/api/table/${tableId}/record/${a.id}/comments/create`, { content: 'first' })).body;
     const routes: Array<{ name: string; run: () => Promise<unknown>; kinds: string[] }> = [
       { name: 'records/create', run: () => post(`/api/table/${tableId}/records/create`, { data: { name: 'c' } }), kinds: ['record.created'] },
-      { name: 'record/update', run: () => post(`/api/table/${tableId}/record/${a.id}/update`, { data: { amount: 5 } }), kinds: ['record.updated'] },
+      { name: 'update', run: () => post(`/api/table/${tableId}/record/${a.id}/update`, { data: { amount: 5 } }), kinds: ['record.updated'] },
       { name: 'records/create_batch', run: () => post(`/api/table/${tableId}/records/create_batch`, { records: [{ data: { name: 'x' } }, { data: { name: 'y' } }, { data: {} }] }), kinds: ['record.created', 'record.created', 'record.created'] },
       { name: 'records/update_batch', run: () => post(`/api/table/${tableId}/records/update_batch`, { records: [{ id: a.id, data: { amount: 6 } }, { id: b.id, data: { amount: 7 } }] }), kinds: ['record.updated', 'record.updated'] },
       { name: 'records/upsert_batch', run: () => post(`/api/table/${tableId}/records/upsert_batch`, { match_on: ['name'], records: [{ data: { name: 'a', stage: 'won' } }, { data: { name: 'fresh' } }] }), kinds: ['record.created', 'record.updated'] },
@@ -92,10 +92,20 @@ describe('changes: the log, history, trash and restore', () => {
       { name: 'comments/createEmailComment', run: () => post(`/api/table/${tableId}/record/${a.id}/comments/createEmailComment`, { from: { email: 'x@example.com' }, to: ['y@example.com'], subject: 'Hi', body: 'mail' }), kinds: ['comment.created'] },
       { name: 'comment/update', run: () => post(`/api/table/${tableId}/record/${a.id}/comment/${comment.id}/update`, { content: 'edited' }), kinds: ['comment.updated'] },
       { name: 'comment/delete', run: () => post(`/api/table/${tableId}/record/${a.id}/comment/${comment.id}/delete`), kinds: ['comment.deleted'] },
-      { name: 'record/delete', run: () => post(`/api/table/${tableId}/record/${b.id}/delete`), kinds: ['record.deleted'] },
+      { name: 'delete', run: () => post(`/api/table/${tableId}/record/${b.id}/delete`), kinds: ['record.deleted'] },
       { name: 'records/delete_batch', run: () => post(`/api/table/${tableId}/records/delete_batch`, { record_ids: [a.id, 999999] }), kinds: ['record.deleted'] },
       { name: 'records/restore', run: () => post(`/api/table/${tableId}/records/restore`, { ids: [a.id, b.id, 999999] }), kinds: ['record.restored', 'record.restored'] },
     ];
+    // Every write route of a record or a comment is here: the document's POST routes of those
+    // tags, but for those that only read (or store a file for a comment to come).
+    const reads = new Set(['records/query', 'records/count', 'records/ids', 'records/export', 'records/trash', 'changes/list', 'history', 'files/get', 'comments/files/get', 'comments/upload']);
+    const document = (await call(ctx, 'GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    const writeRoutes = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([method, operation]) => method === 'post' && operation.tags?.some((tag) => ['records', 'files', 'comments'].includes(tag)))
+        .map(() => path.replace(/^\/api\/table\/\{tid\}\/(record\/\{rid\}\/)?/, '').replace('comment/{cid}/', 'comment/')),
+    ).filter((route) => !reads.has(route));
+    expect(new Set(writeRoutes)).toEqual(new Set(routes.map((route) => route.name)));
     for (const route of routes) {
       const before = await lastSeq();
       const response = (await route.run()) as { status?: number; statusCode?: number; body?: unknown };
