@@ -1,15 +1,32 @@
 #!/usr/bin/env node
 // Runs the whole suite once on SQLite and once on PostgreSQL, then prints how many tests ran on each.
 // Prints the Node.js version first: CI runs it under more than one line.
-// Extra arguments go to vitest (e.g. a file filter). With no PostgreSQL reachable, says so loudly and passes on SQLite.
+// Extra arguments go to vitest (e.g. a file filter). With no PostgreSQL reachable, says so loudly
+// and passes on SQLite; in CI (CI=true) fails at once instead (test-engines.mjs).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import pg from 'pg';
+import { missingEngineVerdict, requestedEngines } from './test-engines.mjs';
 
 const extraArgs = process.argv.slice(2);
 const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 fs.mkdirSync('.test-results', { recursive: true });
 console.log(`Node.js ${process.version}`);
+
+// TABULA_TEST_ENGINES=sqlite runs SQLite only (CI's run under a second Node.js line).
+let engines;
+try {
+  engines = requestedEngines(process.env);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+// Asked before building: a CI run without PostgreSQL stops here rather than after the SQLite run.
+const postgresMissing = engines.includes('postgres') && !(await postgresReachable()) ? missingEngineVerdict('PostgreSQL', adminUrl, process.env) : null;
+if (postgresMissing?.fail) {
+  console.error('\n' + postgresMissing.lines.join('\n') + '\n');
+  process.exit(1);
+}
 
 const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -42,17 +59,13 @@ function runSuite(engine) {
   };
 }
 
-// TABULA_TEST_ENGINES=sqlite runs SQLite only (CI's run under a second Node.js line).
-const engines = (process.env.TABULA_TEST_ENGINES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
 const results = [runSuite('sqlite')];
 if (!engines.includes('postgres')) {
   console.log('\nPostgreSQL not requested (TABULA_TEST_ENGINES=' + process.env.TABULA_TEST_ENGINES + ').');
-} else if (await postgresReachable()) {
-  results.push(runSuite('postgres'));
+} else if (postgresMissing) {
+  console.log('\n' + postgresMissing.lines.join('\n') + '\n');
 } else {
-  console.log('\n' + '!'.repeat(72));
-  console.log(`!!! PostgreSQL is not reachable at ${adminUrl}: PostgreSQL tests were SKIPPED.`);
-  console.log('!'.repeat(72) + '\n');
+  results.push(runSuite('postgres'));
 }
 
 console.log('\nTest summary');

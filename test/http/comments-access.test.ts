@@ -3,6 +3,7 @@ import { buildAccessWorld, callAs, missingId, type AccessWorld, type Caller, typ
 import { describeAccessMatrix, expectRefused, type AccessRow, type Outcome } from '../access-matrix-runner.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, createTable } from '../factories.js';
+import { invalidTable, readOnlyRefusal, recordAccessOutcome, seesT1 } from '../record-access-rule.js';
 
 /**
  * The comments endpoints, and the notifications, subscriptions and events endpoints, × every
@@ -31,9 +32,6 @@ interface Attachment {
   host: string;
 }
 
-const invalidTable: ErrorExpectation = { status: 400, code: 'invalid_table', message: 'Invalid Table' };
-const readOnlyRefusal: ErrorExpectation = { status: 403, code: 'read_only_key', message: 'Read-only API key' };
-const readerRefusal: ErrorExpectation = { status: 403, code: 'reader_role', message: 'Readers cannot change records' };
 const notTheAuthor: ErrorExpectation = { status: 403, code: 'forbidden', message: "Only the comment's author can change it" };
 const recordNotFound: ErrorExpectation = { status: 400, code: 'record_not_found', message: 'Record not found' };
 const commentNotFound: ErrorExpectation = { status: 400, code: 'comment_not_found', message: 'Comment not found' };
@@ -44,16 +42,6 @@ const notificationNotFound: ErrorExpectation = { status: 404, code: 'notificatio
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const pathPattern = /^\/s\d+\/[0-9a-f]{32}-[A-Za-z0-9._-]+$/;
-
-/** Comments: the records' rule, then (edits and deletes) the author's. */
-function commentOutcome(endpoint: { write: boolean }, caller: CallerProfile): Outcome {
-  if (caller.authError) return caller.authError;
-  const identity = caller.identity!;
-  if (identity.account !== 'A' || identity.roleInS1 === null) return invalidTable;
-  if (endpoint.write && identity.readOnly) return readOnlyRefusal;
-  if (endpoint.write && identity.roleInS1 === 'reader') return readerRefusal;
-  return 'ok';
-}
 
 describe('access matrix of the comments, notifications, subscriptions and events endpoints', () => {
   const ctx = useTestApp();
@@ -224,7 +212,7 @@ describe('access matrix of the comments, notifications, subscriptions and events
       const caller = takeCaller();
       if (endpoint.authorOnly) {
         const rid = await freshRecord();
-        const author = caller && commentOutcome(endpoint, caller) === 'ok' ? caller : world.caller('unrestricted account key');
+        const author = caller && recordAccessOutcome(endpoint, caller) === 'ok' ? caller : world.caller('unrestricted account key');
         return { tid: world.t1.id, rid, cid: await commentBy(author, rid, 'Original'), path: '' };
       }
       if (endpoint.fresh) return { tid: world.t1.id, rid: await freshRecord(), cid: 0, path: '' };
@@ -244,7 +232,7 @@ describe('access matrix of the comments, notifications, subscriptions and events
       ctx,
       world: matrixWorld,
       rows: endpoints,
-      expectedOutcome: commentOutcome,
+      expectedOutcome: recordAccessOutcome,
       target,
       snapshot,
       coverage: { name: 'covers every route tagged comments', tags: ['comments'], route: (endpoint) => endpoint.route },
@@ -346,7 +334,7 @@ describe('access matrix of the comments, notifications, subscriptions and events
     function outcome(endpoint: Endpoint, caller: CallerProfile): Outcome {
       if (caller.authError) return caller.authError;
       const identity = caller.identity!;
-      const sees = identity.account === 'A' && identity.roleInS1 !== null;
+      const sees = seesT1(identity);
       switch (endpoint.kind) {
         case 'mine':
           return identity.via === 'account_key' ? usersOnly : 'ok';

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAccessWorld, callAs, callerProfiles, missingId, type AccessWorld, type Caller, type CallerProfile, type ErrorExpectation } from '../access-fixture.js';
 import { describeAccessMatrix, describeOutcome, expectRefused, type AccessRow, type Outcome } from '../access-matrix-runner.js';
+import { blobsOn } from '../blob-files.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, createTable, login, type Response } from '../factories.js';
+import { invalidTable, recordAccessOutcome } from '../record-access-rule.js';
 
 /**
  * The files endpoints × every kind of caller (seed "Files" and "Authentication" 2 and 6;
@@ -40,33 +40,10 @@ interface Endpoint extends AccessRow<Target> {
   route: string;
 }
 
-const invalidTable: ErrorExpectation = { status: 400, code: 'invalid_table', message: 'Invalid Table' };
-const readOnlyRefusal: ErrorExpectation = { status: 403, code: 'read_only_key', message: 'Read-only API key' };
-const readerRefusal: ErrorExpectation = { status: 403, code: 'reader_role', message: 'Readers cannot change records' };
 const sessionNeedsJson: ErrorExpectation = { status: 415, code: 'unsupported_media_type', message: 'Session requests that change state must be sent as Content-Type: application/json' };
 
 const text = (content: string) => Buffer.from(content).toString('base64');
 const pathPattern = /^\/s\d+\/[0-9a-f]{32}-[A-Za-z0-9._-]+$/;
-
-function expectedOutcome(endpoint: { write: boolean }, caller: CallerProfile): Outcome {
-  if (caller.authError) return caller.authError;
-  const identity = caller.identity!;
-  if (identity.account !== 'A' || identity.roleInS1 === null) return invalidTable;
-  if (endpoint.write && identity.readOnly) return readOnlyRefusal;
-  if (endpoint.write && identity.roleInS1 === 'reader') return readerRefusal;
-  return 'ok';
-}
-
-/** Every blob file under the managed disk storage. */
-function blobsOn(dataDir: string): string[] {
-  const root = path.join(dataDir, 'files');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-}
 
 describe('access matrix of the files endpoints', () => {
   const ctx = useTestApp();
@@ -166,7 +143,7 @@ describe('access matrix of the files endpoints', () => {
     ctx,
     world: () => world,
     rows: endpoints,
-    expectedOutcome,
+    expectedOutcome: recordAccessOutcome,
     target: freshTarget,
     snapshot,
     hidden: {
@@ -254,7 +231,7 @@ describe('access matrix of the files endpoints', () => {
 
   function expectedRawOutcome(endpoint: RawEndpoint, caller: CallerProfile): Outcome {
     if (endpoint.write && !caller.authError && caller.identity?.via === 'session') return sessionNeedsJson;
-    return expectedOutcome(endpoint, caller);
+    return recordAccessOutcome(endpoint, caller);
   }
 
   for (const endpoint of rawEndpoints) {

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { blobsOn } from '../blob-files.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
@@ -128,22 +127,11 @@ describe('URL source descriptors end to end', () => {
     return Buffer.from(got.body.data, 'base64');
   };
 
-  /** Every blob file under `<dataDir>/files` (temporary ones included). */
-  function blobs(): string[] {
-    const root = path.join(ctx.database.dataDir, 'files');
-    if (!fs.existsSync(root)) return [];
-    return fs
-      .readdirSync(root, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.join(entry.parentPath, entry.name))
-      .sort();
-  }
-
   /** What a refused write leaves as it was: the record(s), the ledger, the blobs. */
   async function snapshot(recordIds: number[]) {
     const rows = await ctx.container.database.db.selectFrom('stored_files').select(['path', 'state']).orderBy('path').execute();
     const ids = (await post(`/api/table/${tableId}/records/ids`, {})).body;
-    return { records: await Promise.all(recordIds.map(getRecord)), ids, rows, blobs: blobs() };
+    return { records: await Promise.all(recordIds.map(getRecord)), ids, rows, blobs: blobsOn(ctx.database.dataDir) };
   }
 
   beforeAll(async () => {

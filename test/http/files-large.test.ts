@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { blobsOn } from '../blob-files.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
@@ -68,13 +67,6 @@ function fileOf(length: number, seed = 7): Buffer {
 }
 
 const createBody = (fields: Record<string, string>, data: Buffer) => Buffer.from(JSON.stringify({ ...fields, data: data.toString('base64') }));
-
-/** Every blob file under the managed disk storage. */
-function blobsOn(dataDir: string): string[] {
-  const root = path.join(dataDir, 'files');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
-}
 
 describe('large files over a real connection: 413 that the client reads, 12 MB that works', () => {
   const ctx = useTestApp();

@@ -1,18 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { blobCount } from '../blob-files.js';
 import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World } from '../factories.js';
 
 /** A 1×1 PNG: file-type recognises it by its magic number. */
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const pathPattern = /^\/s\d+\/[0-9a-f]{32}-[A-Za-z0-9._-]+$/;
-
-function blobsOn(dataDir: string): number {
-  const root = path.join(dataDir, 'files');
-  if (!fs.existsSync(root)) return 0;
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
-}
 
 describe('files: the raw upload and the streamed download', () => {
   const ctx = useTestApp();
@@ -94,7 +87,7 @@ describe('files: the raw upload and the streamed download', () => {
     });
 
     it('refuses a missing name or field, a bad type, an unknown parameter, a non-file field, with 400 and nothing stored', async () => {
-      const blobs = blobsOn(ctx.database.dataDir);
+      const blobs = blobCount(ctx.database.dataDir);
       const cases: Array<[string, RegExp]> = [
         ['field_id=docs', /name is required/],
         ['name=x.txt', /field_id is required/],
@@ -109,22 +102,22 @@ describe('files: the raw upload and the streamed download', () => {
         expect(answer.statusCode, query).toBe(400);
         expect(answer.json().error.message, query).toMatch(message);
       }
-      expect(blobsOn(ctx.database.dataDir)).toBe(blobs);
+      expect(blobCount(ctx.database.dataDir)).toBe(blobs);
     });
 
     it('an image-only field takes images only: a non-image is refused and nothing is stored', async () => {
-      const blobs = blobsOn(ctx.database.dataDir);
+      const blobs = blobCount(ctx.database.dataDir);
       const refused = await upload('field_id=photos&name=a.txt', 'plain text', { 'content-type': 'text/plain' });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().error.message).toMatch(/not an image/);
       const sniffed = await upload('field_id=photos&name=a.bin', 'plain text');
       expect(sniffed.statusCode).toBe(400);
-      expect(blobsOn(ctx.database.dataDir)).toBe(blobs);
+      expect(blobCount(ctx.database.dataDir)).toBe(blobs);
       expect((await upload('field_id=photos&name=dot.png', png)).statusCode).toBe(200);
     });
 
     it('the same permissions as files/create: no key 401, read-only key 403, reader 403, another account 400 Invalid Table, editable_by 403', async () => {
-      const blobs = blobsOn(ctx.database.dataDir);
+      const blobs = blobCount(ctx.database.dataDir);
       const before = await getRecord();
       const noKey = await upload('field_id=docs&name=x', 'x', undefined, null);
       expect(noKey.statusCode).toBe(401);
@@ -140,7 +133,7 @@ describe('files: the raw upload and the streamed download', () => {
       const locked = await upload('field_id=locked&name=x', 'x', undefined, editorKey);
       expect(locked.statusCode).toBe(403);
       expect(locked.json().error.code).toBe('field_not_editable');
-      expect(blobsOn(ctx.database.dataDir)).toBe(blobs);
+      expect(blobCount(ctx.database.dataDir)).toBe(blobs);
       expect(await getRecord()).toEqual(before);
       expect((await upload('field_id=docs&name=ed.txt', 'x', undefined, editorKey)).statusCode).toBe(200);
       expect((await upload('field_id=locked&name=admin.txt', 'x')).statusCode).toBe(200);

@@ -12,6 +12,7 @@ import type { StorageTarget } from '../../src/modules/files/file-storage.js';
 import * as repository from '../../src/modules/files/files.repository.js';
 import { listTableFields } from '../../src/modules/tables/tables.service.js';
 import { formatDateTime } from '../../src/shared/clock.js';
+import { blobCount } from '../blob-files.js';
 import { useSecondApp, useTestApp, type TestContext } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
@@ -24,12 +25,6 @@ function blobFileOf(dataDir: string, attachmentPath: string): string {
   const match = /^\/(s\d+)\/([0-9a-f]{32})-/.exec(attachmentPath);
   if (!match) throw new Error(`not an attachment path: ${attachmentPath}`);
   return path.join(dataDir, 'files', match[1], match[2]);
-}
-
-function blobCount(dataDir: string): number {
-  const root = path.join(dataDir, 'files');
-  if (!fs.existsSync(root)) return 0;
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
 }
 
 async function fileRow(ctx: TestContext, filePath: string) {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobsOn } from '../blob-files.js';
 import { useTestApp } from '../build-test-app.js';
 import { findClosedPort, makeTemporaryDirectory, startFtpPeer, startS3Peer, startSftpPeer, type FtpPeer, type S3Peer, type SftpPeer } from '../blob-stores/peers.js';
 import { call, createAccount, createTable, type World } from '../factories.js';
@@ -128,17 +129,6 @@ async function keysOnPeer(kind: Kind | 'doomed', spaceId: number): Promise<strin
   return fs.existsSync(folder) ? fs.readdirSync(folder).map((name) => `s${spaceId}/${name}`).sort() : [];
 }
 
-/** Every blob file under the managed disk storage. */
-function managedBlobs(dataDir: string): string[] {
-  const root = path.join(dataDir, 'files');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-}
-
 describe('files on a space of its own storage (S3, FTP, SFTP)', () => {
   const ctx = useTestApp(() => ({
     env: {
@@ -174,7 +164,7 @@ describe('files on a space of its own storage (S3, FTP, SFTP)', () => {
       record: await getRecord(space.tableId, recordId),
       rows: await ledgerRows(space.spaceId),
       onPeer: await keysOnPeer(kind, space.spaceId),
-      managed: managedBlobs(ctx.database.dataDir),
+      managed: blobsOn(ctx.database.dataDir),
     };
   }
 

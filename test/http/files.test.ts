@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { blobsOn } from '../blob-files.js';
 import { useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type World } from '../factories.js';
 
@@ -8,13 +7,6 @@ import { addMember, call, createAccount, createKey, createSpace, createTable, cr
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const text = (content: string) => Buffer.from(content).toString('base64');
 const pathPattern = /^\/s\d+\/[0-9a-f]{32}-[A-Za-z0-9._-]+$/;
-
-/** Every blob file under the managed disk storage: what a failed write must not leave behind. */
-function blobsOn(dataDir: string): string[] {
-  const root = path.join(dataDir, 'files');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
-}
 
 describe('files: create, delete, get (the specification rules)', () => {
   let nowMs = Date.parse('2024-05-01T10:00:00Z');

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildAccessWorld, callAs, missingId, type AccessWorld, type CallerProfile, type ErrorExpectation } from '../access-fixture.js';
-import { describeAccessMatrix, type AccessRow, type Outcome } from '../access-matrix-runner.js';
+import { buildAccessWorld, callAs, missingId, type AccessWorld } from '../access-fixture.js';
+import { describeAccessMatrix, type AccessRow } from '../access-matrix-runner.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, login } from '../factories.js';
+import { invalidTable, recordAccessOutcome } from '../record-access-rule.js';
 
 /**
  * The record endpoints × every kind of caller (CONTRACT §2, §4, §5; seed "Authentication").
@@ -18,19 +19,6 @@ interface Target {
 
 interface Endpoint extends AccessRow<Target> {
   write: boolean;
-}
-
-const invalidTable: ErrorExpectation = { status: 400, code: 'invalid_table', message: 'Invalid Table' };
-const readOnlyRefusal = { status: 403 as const, code: 'read_only_key' };
-const readerRefusal = { status: 403 as const, code: 'reader_role' };
-
-function expectedOutcome(endpoint: Endpoint, caller: CallerProfile): Outcome {
-  if (caller.authError) return caller.authError;
-  const identity = caller.identity!;
-  if (identity.account !== 'A' || identity.roleInS1 === null) return invalidTable;
-  if (endpoint.write && identity.readOnly) return readOnlyRefusal;
-  if (endpoint.write && identity.roleInS1 === 'reader') return readerRefusal;
-  return 'ok';
 }
 
 describe('access matrix of the record endpoints', () => {
@@ -217,7 +205,7 @@ describe('access matrix of the record endpoints', () => {
     ctx,
     world: () => world,
     rows: endpoints,
-    expectedOutcome,
+    expectedOutcome: recordAccessOutcome,
     target: freshTarget,
     snapshot,
     coverage: { name: 'covers every route tagged records or changes', tags: ['records', 'changes'], route: (endpoint) => endpoint.name.replace(' /', ' /api/table/{tid}/').replace('<id>', '{rid}') },

@@ -1,18 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { blobCount } from '../blob-files.js';
 import { type TestContext, useTestApp } from '../build-test-app.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, type Response, type World } from '../factories.js';
 import { accountLimit, expectRateLimitHeaders } from '../rate-limit/scenarios.js';
 
 const text = (content: string) => Buffer.from(content).toString('base64');
-
-/** Blob files under the managed disk storage: what a refused write must not leave behind. */
-function blobCount(ctx: TestContext): number {
-  const root = path.join(ctx.database.dataDir, 'files');
-  if (!fs.existsSync(root)) return 0;
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
-}
 
 async function fileState(ctx: TestContext, filePath: string): Promise<string | undefined> {
   return (await ctx.container.database.db.selectFrom('stored_files').select('state').where('path', '=', filePath).executeTakeFirst())?.state;
@@ -385,7 +377,7 @@ describe('bulk writes', () => {
     });
 
     it('a record whose attachment cannot be stored fails the batch and leaves no blob of the others behind', async () => {
-      const blobs = blobCount(ctx);
+      const blobs = blobCount(ctx.database.dataDir);
       const before = await ids(tableId);
       expectError(
         await batch(tableId, 'create', { records: [{ data: { name: 'ok', docs: [attachment('ok.txt', 'fine')] } }, { data: { name: 'bad', docs: [{ data: 'not base64!' }] } }] }),
@@ -393,7 +385,7 @@ describe('bulk writes', () => {
         'invalid_field_value',
         'records[1]: Invalid value for field docs: item 0: data is not valid base64',
       );
-      expect(blobCount(ctx)).toBe(blobs);
+      expect(blobCount(ctx.database.dataDir)).toBe(blobs);
       expect(await ids(tableId)).toEqual(before);
     });
 
@@ -401,7 +393,7 @@ describe('bulk writes', () => {
       const [first, second] = (await batch(tableId, 'create', { records: [{ data: { name: 'one', docs: [attachment('1.txt', 'one'), attachment('2.txt', 'two')] } }, { data: { name: 'two', docs: [attachment('3.txt', 'three')] } }] })).body;
       const [kept, dropped] = first.data.docs;
       const replaced = second.data.docs[0];
-      const blobs = blobCount(ctx);
+      const blobs = blobCount(ctx.database.dataDir);
       const response = await batch(tableId, 'update', {
         records: [
           { id: first.id, data: { docs: [{ path: kept.path }] } },
@@ -411,7 +403,7 @@ describe('bulk writes', () => {
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       expect(response.body[0].data.docs).toEqual([kept]);
       expect(response.body[1].data.docs).toEqual([{ name: '4.txt', path: expect.any(String), type: 'text/plain', size: 4, host: 'localhost' }]);
-      expect(blobCount(ctx)).toBe(blobs + 1);
+      expect(blobCount(ctx.database.dataDir)).toBe(blobs + 1);
       expect(await fileState(ctx, kept.path)).toBe('live');
       expect(await fileState(ctx, response.body[1].data.docs[0].path)).toBe('live');
       expect(await fileState(ctx, dropped.path)).toBe('queued');
@@ -420,7 +412,7 @@ describe('bulk writes', () => {
 
     it('upsert_batch treats a matched record\'s attachments as its own and stores a new record\'s', async () => {
       const [owner] = (await batch(tableId, 'create', { records: [{ data: { name: 'upserted', email: 'files@example.com', docs: [attachment('own.txt', 'own')] } }] })).body;
-      const blobs = blobCount(ctx);
+      const blobs = blobCount(ctx.database.dataDir);
       const response = await batch(tableId, 'upsert', {
         match_on: ['email'],
         records: [
@@ -432,7 +424,7 @@ describe('bulk writes', () => {
       expect(response.body[0].id).toBe(owner.id);
       expect(response.body[0].data.docs[0]).toEqual(owner.data.docs[0]);
       expect(response.body[0].data.docs.map((d: { name: string }) => d.name)).toEqual(['own.txt', 'more.txt']);
-      expect(blobCount(ctx)).toBe(blobs + 2);
+      expect(blobCount(ctx.database.dataDir)).toBe(blobs + 2);
       for (const record of response.body) for (const doc of record.data.docs) expect(await fileState(ctx, doc.path)).toBe('live');
     });
   });

@@ -3,6 +3,7 @@ import { buildAccessWorld, missingId, type AccessWorld, type Caller, type Caller
 import { describeAccessMatrix, type AccessRow, type Outcome } from '../access-matrix-runner.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, createTable, login } from '../factories.js';
+import { seesT1 } from '../record-access-rule.js';
 
 /**
  * The five view endpoints, and queries, counts and ids through a view, × every kind of caller
@@ -35,7 +36,7 @@ const queryNotAuthorized: ErrorExpectation = { status: 500, code: 'not_authorize
 function expectedOutcome(endpoint: Endpoint, caller: CallerProfile): Outcome {
   if (caller.authError) return caller.authError;
   const identity = caller.identity!;
-  const sees = identity.account === 'A' && identity.roleInS1 !== null;
+  const sees = seesT1(identity);
   if (!endpoint.change) return sees ? 'ok' : notAuthorized;
   if (identity.via !== 'session') return apiKeysRefused;
   if (!sees) return notAuthorized;
@@ -258,7 +259,7 @@ describe('access matrix of the view endpoints', () => {
     const queryOutcome = (_row: QueryRow, caller: CallerProfile): Outcome => {
       if (caller.authError) return caller.authError;
       const identity = caller.identity!;
-      return identity.account === 'A' && identity.roleInS1 !== null ? 'ok' : queryNotAuthorized;
+      return seesT1(identity) ? 'ok' : queryNotAuthorized;
     };
 
     describeAccessMatrix<QueryRow, Target>({

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultQuerySlots, runBoundedRead } from '../../src/db/bounded-read.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { runRead } from '../../src/db/prepared-query.js';
+import { closeRawDatabase, openRawDatabase } from '../raw-database.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
 
 /**
@@ -48,13 +49,9 @@ describe('bounded record queries', () => {
     let testDb: TestDatabase;
     let database: Database;
     beforeAll(async () => {
-      testDb = await createTestDatabase();
-      database = await openDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+      ({ database: testDb, opened: database } = await openRawDatabase());
     });
-    afterAll(async () => {
-      await database?.destroy();
-      await testDb?.drop();
-    });
+    afterAll(() => closeRawDatabase({ opened: database, database: testDb }));
 
     it('run without parallel workers, within the time budget', async () => {
       const settings = await runBoundedRead<{ workers: string; timeout: string }>(

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { classifyDatabaseError, describeDriverError, isUniqueViolation, translateDatabaseError } from '../../src/db/db-errors.js';
 import { ConflictError, DatabaseBusyError, DatabaseUnavailableError, QueryTimeoutError } from '../../src/shared/errors.js';
-import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
+import { closeRawDatabase, openRawDatabase } from '../raw-database.js';
+import { testEngine, type TestDatabase } from '../test-database.js';
 
 const options = { queryTimeoutMs: 2500 };
 
@@ -32,18 +33,13 @@ describe(`driver errors translated once per engine (${testEngine})`, () => {
   let db: Kysely<any>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-    db = opened.db as unknown as Kysely<any>;
+    ({ database, opened, db } = await openRawDatabase());
     await sql`create table errs_parent (id integer primary key, n integer not null default 0)`.execute(db);
     await sql`create table errs_child (id integer primary key, parent_id integer not null references errs_parent (id), name text unique)`.execute(db);
     await sql`insert into errs_parent (id) values (1), (2)`.execute(db);
   });
 
-  afterAll(async () => {
-    await opened?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => closeRawDatabase({ opened, database }));
 
   const translate = (error: unknown) => translateDatabaseError(error, testEngine, options);
 

@@ -330,31 +330,6 @@ describe('date, datetime, time', () => {
     expect(rejection(timeField, time, '10:00:00Z').message).toMatch(/expected HH:MM:SS/);
   });
 
-  it.each([
-    ['2024-01-01T10:00:00Z', '2024-01-01 10:00:00'],
-    ['2024-01-01T10:00:00', '2024-01-01 10:00:00'],
-    ['2024-01-01T10:00:00+00:00', '2024-01-01 10:00:00'],
-    ['2024-01-01T10:00:00.000Z', '2024-01-01 10:00:00'],
-    ['2024-01-01 10:00:00Z', '2024-01-01 10:00:00'],
-    ['2024-12-31T23:59:59.000000000', '2024-12-31 23:59:59'],
-  ])('stores the ISO 8601 UTC datetime %j as %j', (value, stored) => {
-    expect(store(datetimeField, datetime, value)).toBe(stored);
-  });
-
-  it.each([
-    ['2024-01-01T10:00:00+02:00', /^Invalid value for field \w+: "2024-01-01T10:00:00\+02:00" \(offsets other than Z and \+00:00 are refused; values are never converted\)$/],
-    ['2024-01-01T10:00:00-05:00', /offsets other than Z and \+00:00 are refused/],
-    ['2024-01-01T10:00:00-00:00', /offsets other than Z and \+00:00 are refused/],
-    ['2024-01-01T10:00:00.500Z', /^Invalid value for field \w+: "2024-01-01T10:00:00.500Z" \(fractions of a second are refused; values are stored to the second and never rounded\)$/],
-  ])('refuses the ISO datetime %j that would need converting', (value, message) => {
-    expect(rejection(datetimeField, datetime, value).message).toMatch(message);
-  });
-
-  it('accepts ISO datetimes on datetime fields only: date and time fields keep their own format', () => {
-    expect(rejection(dateField, date, '2024-01-01T00:00:00Z').message).toMatch(/expected YYYY-MM-DD/);
-    expect(rejection(timeField, time, '10:00:00Z').message).toMatch(/expected HH:MM:SS/);
-  });
-
   it.each([[null], [undefined], ['']])('stores the empty value %j as null', (value) => {
     expect(store(dateField, date, value)).toBeNull();
     expect(store(datetimeField, datetime, value)).toBeNull();

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest, type Database } from '../../src/db/database.js';
 import {
   createMetadataCache,
   createMetadataReads,
@@ -8,7 +8,8 @@ import {
   StaleMetadataError,
   versionOfRows,
 } from '../../src/db/metadata-cache.js';
-import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
+import { closeRawDatabase, openRawDatabase } from '../raw-database.js';
+import { testEngine, type TestDatabase } from '../test-database.js';
 
 /**
  * The per-process metadata cache (src/db/metadata-cache.ts) and the version counter it trusts.
@@ -274,9 +275,7 @@ describe(`metadata version counter (${testEngine})`, () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-    db = opened.db as unknown as Kysely<any>;
+    ({ database, opened, db } = await openRawDatabase());
     await migrateToLatest(opened);
     accountId = (await db.insertInto('accounts').values({ name: 'Meta', owner_user_id: null, created_at: stamp }).returning('id').executeTakeFirstOrThrow()).id;
     spaceId = (
@@ -297,10 +296,7 @@ describe(`metadata version counter (${testEngine})`, () => {
     ).id;
   });
 
-  afterAll(async () => {
-    await opened?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => closeRawDatabase({ opened, database }));
 
   it('readMetadataVersion returns a number', async () => {
     const version = await readMetadataVersion(db);

@@ -8,9 +8,14 @@ describe('the Node.js version check of the entry point', () => {
   });
 
   it('refuses Node 20 and 22 before 22.12, naming the version it runs on', () => {
-    expect(nodeVersionProblem('20.20.2')).toBe('needs Node.js 22.12 or later (22 or 24 LTS); this is v20.20.2');
-    expect(nodeVersionProblem('v22.11.0')).toBe('needs Node.js 22.12 or later (22 or 24 LTS); this is v22.11.0');
+    expect(nodeVersionProblem('20.20.2')).toMatch(/^needs Node\.js 22\.12 or later \(22 or 24 LTS\); this is v20\.20\.2\. /);
+    expect(nodeVersionProblem('v22.11.0')).toMatch(/^needs Node\.js 22\.12 or later \(22 or 24 LTS\); this is v22\.11\.0\. /);
     expect(nodeVersionProblem('18.0.0')).not.toBeNull();
+  });
+
+  it('names the way out that never asks: npx --yes -p node@24 node <this script> <command>', () => {
+    expect(nodeVersionProblem('20.20.2')).toMatch(/ npx --yes -p node@24 node dist\/main\.js <command>$/);
+    expect(nodeVersionProblem('20.20.2', '/opt/tabula/dist/main.js')).toMatch(/ npx --yes -p node@24 node \/opt\/tabula\/dist\/main\.js <command>$/);
   });
 
   it('says what package.json engines declares', () => {

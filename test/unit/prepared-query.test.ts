@@ -2,7 +2,8 @@ import { type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { prepareQuery, prepareShapedQuery } from '../../src/db/prepared-query.js';
-import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
+import { closeRawDatabase, openRawDatabase } from '../raw-database.js';
+import { testEngine, type TestDatabase } from '../test-database.js';
 
 /**
  * Prepared queries (src/db/prepared-query.ts): built and compiled once, then run with new
@@ -43,9 +44,7 @@ describe(`prepared queries (${testEngine})`, () => {
   let db: Kysely<any>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-    db = opened.db as unknown as Kysely<any>;
+    ({ database, opened, db } = await openRawDatabase());
     await db.schema
       .createTable('pq_items')
       .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -56,10 +55,7 @@ describe(`prepared queries (${testEngine})`, () => {
     await db.insertInto('pq_items').values(items).execute();
   });
 
-  afterAll(async () => {
-    await opened?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => closeRawDatabase({ opened, database }));
 
   describe('prepareQuery', () => {
     it('returns the rows of the equivalent Kysely query for every parameter value', async () => {

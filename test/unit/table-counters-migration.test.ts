@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase, type Database } from '../../src/db/datab
 import { createMigrationProvider } from '../../src/db/migrations/index.js';
 import { recordSearchOf } from '../../src/modules/records/search/index.js';
 import { recordTableSignature, systemSchemaSignature } from '../schema-inspection.js';
+import { closeRawDatabase, openRawDatabase } from '../raw-database.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
 
 const stamp = '2024-01-01 00:00:00';
@@ -179,9 +180,7 @@ describe(`table counters migration (${testEngine})`, () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-    db = opened.db as unknown as Kysely<any>;
+    ({ database, opened, db } = await openRawDatabase());
     migrator = new Migrator({ db, provider: createMigrationProvider(opened.dialect.name) });
     await migrateOneStep('0001-foundation');
     await migrateOneStep('0002-search');
@@ -210,10 +209,7 @@ describe(`table counters migration (${testEngine})`, () => {
     await db.insertInto('table_row_counts').values({ table_id: emptyId, row_count: 0 }).execute();
   });
 
-  afterAll(async () => {
-    await opened?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => closeRawDatabase({ opened, database }));
 
   it('at 0002 the database has table_row_counts and no table_counters', async () => {
     const names = await tableNames();
