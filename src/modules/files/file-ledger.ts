@@ -9,6 +9,8 @@ import type { Attachment, AttachmentInput } from '../fields/attachment.js';
 import { attachmentsOf } from '../fields/attachment.js';
 import type { FileLedger, WriteContext } from '../fields/value-context.js';
 import { FieldValueError } from '../fields/value-helpers.js';
+import { resolveSpaceRole } from '../spaces/space-access.js';
+import { findSpace } from '../spaces/spaces.repository.js';
 import type { AllowedHost } from './address-policy.js';
 import { attachmentPath, cleanDisplayName, newFileId, spaceFolder } from './attachment-path.js';
 import { checkMimeType, decodeBase64, isImageType, maxFileBytes, peekAndCount, sniffType, splitDataUri } from './file-bytes.js';
@@ -176,6 +178,15 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
       };
       const attachments: Attachment[] = [];
       const seen = new Set<string>();
+      // Copying by path reads the file: only from a space the caller can read (docs/decisions.md).
+      const readable = new Map<number, boolean>([[owner.spaceId, true]]);
+      const canRead = async (spaceId: number): Promise<boolean> => {
+        if (!readable.has(spaceId)) {
+          const space = await findSpace(db, spaceId);
+          readable.set(spaceId, space !== undefined && (await resolveSpaceRole(db, ctx.actor, space)) !== null);
+        }
+        return readable.get(spaceId)!;
+      };
       try {
         for (const [index, item] of items.entries()) {
           const problem: Problem = (text) => new FieldValueError(field, `item ${index}: ${text}`);
@@ -188,7 +199,8 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
               continue;
             }
             const file = await files.findFileByPath(db, owner.accountId, item.path);
-            if (!file) throw problem(`no attachment has the path ${item.path}`);
+            // A file of a space the caller cannot read answers as no file at all: no oracle.
+            if (!file || !(await canRead(file.space_id))) throw problem(`no attachment has the path ${item.path}`);
             // A file an operator restored is attached as it is, once, within its own space.
             if (file.state === 'restored' && file.space_id === owner.spaceId && file.store === (await storage()).kind) {
               attachments.push(presentFile(file));
