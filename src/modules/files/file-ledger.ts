@@ -54,7 +54,7 @@ type Problem = (problem: string) => Error;
  * for reclaim when the last reference goes. Implements the FileLedger the file field type
  * calls, plus what the files endpoints need.
  */
-export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly AllowedHost[] }) {
+export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly AllowedHost[]; fetchTimeoutMs?: number }) {
   const { db } = deps.database;
   const stamp = (offsetMs = 0) => formatDateTime(new Date(deps.clock.now().getTime() + offsetMs));
 
@@ -218,11 +218,13 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
           } else {
             // The storage first: a space without one (or with one refused) fetches nothing.
             const into = await storage();
-            const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes }).catch((error: unknown) => {
-              // `Invalid file source: …` names the URL; the answer names the field and item too.
-              throw error instanceof ValidationError ? problem(error.message) : error;
-            });
-            upload = await storeNew(into, owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem);
+            // `Invalid file source: …` names the URL; the answer names the field and item too,
+            // whether the fetch failed before its body (head) or while it streamed (body).
+            const naming = (error: unknown) => {
+              throw error instanceof ValidationError && !(error instanceof FieldValueError) ? problem(error.message) : error;
+            };
+            const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes, timeoutMs: deps.fetchTimeoutMs }).catch(naming);
+            upload = await storeNew(into, owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem).catch(naming);
           }
           stored.push(upload);
           attachments.push(upload.attachment);
