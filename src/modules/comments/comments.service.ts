@@ -249,7 +249,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
       if (!row) throw commentNotFound();
       const attachment = filesOf(row).find((file) => file.path === input.path);
       const file = attachment && (await deps.ledger.findFile(place.accountId, attachment.path));
-      if (!file) throw new ValidationError('Attachment not found');
+      if (!file) throw new ValidationError('Attachment not found', ErrorCode.attachmentNotFound);
       const store = await deps.storage.holding(file);
       return { attachment: presentFile(file), size: Number(file.size), open: () => store.get(file.blob_key) };
     },
