@@ -9,8 +9,7 @@ import type { Attachment, AttachmentInput } from '../fields/attachment.js';
 import { attachmentsOf } from '../fields/attachment.js';
 import type { FileLedger, WriteContext } from '../fields/value-context.js';
 import { FieldValueError } from '../fields/value-helpers.js';
-import { resolveSpaceRole } from '../spaces/space-access.js';
-import { findSpace } from '../spaces/spaces.repository.js';
+import { resolveRoleInSpace } from '../spaces/space-access.js';
 import type { AllowedHost } from './address-policy.js';
 import { attachmentPath, cleanDisplayName, newFileId, spaceFolder } from './attachment-path.js';
 import { checkMimeType, decodeBase64, isImageType, maxFileBytes, peekAndCount, sniffType, splitDataUri } from './file-bytes.js';
@@ -181,10 +180,7 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
       // Copying by path reads the file: only from a space the caller can read (docs/decisions.md).
       const readable = new Map<number, boolean>([[owner.spaceId, true]]);
       const canRead = async (spaceId: number): Promise<boolean> => {
-        if (!readable.has(spaceId)) {
-          const space = await findSpace(db, spaceId);
-          readable.set(spaceId, space !== undefined && (await resolveSpaceRole(db, ctx.actor, space)) !== null);
-        }
+        if (!readable.has(spaceId)) readable.set(spaceId, (await resolveRoleInSpace(db, ctx.actor, spaceId)) !== null);
         return readable.get(spaceId)!;
       };
       try {
