@@ -24,6 +24,8 @@ export interface Config {
    * block of URL source descriptors and of a space's own storage hosts.
    */
   readonly fetchAllowHosts: readonly AllowedHost[];
+  /** One time budget for fetching a URL source descriptor, redirects and body included (`TABULA_FETCH_TIMEOUT`). */
+  readonly fetchTimeoutMs: number;
   readonly reclaimIntervalMs: number;
   /** Longest a record query (page, count, id list) may wait for and run its statement. */
   readonly queryTimeoutMs: number;
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.TABULA_REDIS_PREFIX || 'tabula-rate-limit:',
     fetchAllowHosts: parseFetchAllowHosts(env.TABULA_FETCH_ALLOW_HOSTS ?? ''),
+    fetchTimeoutMs: parsePositiveDuration('TABULA_FETCH_TIMEOUT', env.TABULA_FETCH_TIMEOUT ?? '15s'),
     reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
     queryTimeoutMs: parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s'),
     queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? String(defaultQuerySlots())),

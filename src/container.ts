@@ -52,7 +52,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const accounts = createAccountsService({ ...base, users, keys });
   const auth = createAuthService({ ...base, users });
   const fileStorage = createFileStorage({ database, secretBox, storageUrl: config.storageUrl, filesHost: config.filesHost, allowHosts: config.fetchAllowHosts });
-  const fileLedger = createFileLedger({ ...base, storage: fileStorage, fetchAllowHosts: config.fetchAllowHosts });
+  const fileLedger = createFileLedger({ ...base, storage: fileStorage, fetchAllowHosts: config.fetchAllowHosts, fetchTimeoutMs: config.fetchTimeoutMs });
   const withFiles = { ...base, files: fileLedger.ledger };
   const spaces = createSpacesService({ ...withFiles, secretBox, users });
   const tables = createTablesService(withFiles);

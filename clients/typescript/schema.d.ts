@@ -5767,7 +5767,7 @@ export interface operations {
                     name: string;
                     /** @default grid */
                     type?: "grid" | "calendar" | "gallery" | "kanban";
-                    /** @description grid: {columns: [slug]}; calendar: {startField, endField?, colorField?, mode?: month|week|day, weekStart?: 0-6}; gallery: {imageField, secondaryField?}; kanban: {categoryField, secondaryField?} */
+                    /** @description grid: {columns: [slug]}; calendar: {startField, endField?, colorField?, mode?: month|week|day, weekStart?: 0-6 or a day name such as monday}; gallery: {imageField, secondaryField?}; kanban: {categoryField, secondaryField?} */
                     config?: {
                         [key: string]: unknown;
                     } | null;
@@ -5906,7 +5906,7 @@ export interface operations {
                     name?: string;
                     /** @default grid */
                     type?: "grid" | "calendar" | "gallery" | "kanban";
-                    /** @description grid: {columns: [slug]}; calendar: {startField, endField?, colorField?, mode?: month|week|day, weekStart?: 0-6}; gallery: {imageField, secondaryField?}; kanban: {categoryField, secondaryField?} */
+                    /** @description grid: {columns: [slug]}; calendar: {startField, endField?, colorField?, mode?: month|week|day, weekStart?: 0-6 or a day name such as monday}; gallery: {imageField, secondaryField?}; kanban: {categoryField, secondaryField?} */
                     config?: {
                         [key: string]: unknown;
                     } | null;

@@ -27,6 +27,12 @@ export interface BlobStore {
   copy(fromKey: string, toKey: string): Promise<void>;
   /** Releases connections or clients the driver holds. */
   close(): Promise<void>;
+  /**
+   * Managed disk storage only: removes the temporary files of stream writes that never finished
+   * (a process killed mid-upload) and were last written before `olderThan`; answers how many.
+   * The reclaim sweep calls it; a store without such leftovers leaves it out.
+   */
+  removeStalePartials?(olderThan: Date): Promise<number>;
 }
 
 /** Inclusive byte offsets, as HTTP ranges count them. */

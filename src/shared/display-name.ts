@@ -26,3 +26,15 @@ export function describeUnstorableText(text: string): string | null {
 export function isWellFormed(text: string): boolean {
   return !/\p{Surrogate}/u.test(text);
 }
+
+/** Characters a name shown to people must not carry: C0 and C1 controls (CR, LF, tab, ESC…), DEL, line and paragraph separators, bidirectional overrides and isolates. */
+const displayControls = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]+/gu;
+
+/**
+ * A display name (a user's, an API key's, an e-mail sender's) without control characters: each
+ * run becomes one space and the ends are trimmed, so a name cannot break a line of a comment's
+ * author, a notification, a log line or a mail header, nor reverse the text shown after it.
+ */
+export function stripControlCharacters(name: string): string {
+  return name.replace(displayControls, ' ').trim();
+}

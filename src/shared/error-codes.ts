@@ -19,6 +19,8 @@ const catalogue = {
   recordNotFound: { code: 'record_not_found', status: 400 },
   ambiguousMatch: { code: 'ambiguous_match', status: 400 },
   commentNotFound: { code: 'comment_not_found', status: 400 },
+  attachmentNotFound: { code: 'attachment_not_found', status: 400 },
+  storageNotConfigured: { code: 'storage_not_configured', status: 400 },
   invalidUrl: { code: 'invalid_url', status: 400 },
   invalidIndex: { code: 'invalid_index', status: 400 },
   /** A 4xx raised by Fastify that no other code covers: answered with Fastify's own status. */
@@ -53,6 +55,10 @@ const catalogue = {
   fileNotFound: { code: 'file_not_found', status: 404 },
   notificationNotFound: { code: 'notification_not_found', status: 404 },
   indexNotFound: { code: 'index_not_found', status: 404 },
+  /** 404 `View not found` of the view calls; a query through such a view is the 500 `view_not_found`. */
+  unknownView: { code: 'unknown_view', status: 404 },
+  /** 404 `Not Authorized` of the view calls; a query through a view is the 500 `not_authorized`. */
+  viewNotAuthorized: { code: 'view_not_authorized', status: 404 },
   /** Command line only: `--data` or DATABASE_URL names no existing Tabula database. */
   databaseNotFound: { code: 'database_not_found', status: 404 },
 

@@ -252,7 +252,7 @@ describe('URL source descriptors end to end', () => {
     const table = (await createTable(ctx, world, bare, { name: 'T', fields: [{ id: 'docs', name: 'Docs', type: 'file' }] })).id;
     const connections = allowed.connections;
     const answer = await post(`/api/table/${table}/records/create`, { data: { docs: [{ url: at('/files/doc.txt') }] } });
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { error: { code: 'invalid_parameters', message: 'File storage not configured' } } });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { error: { code: 'storage_not_configured', message: 'File storage not configured' } } });
     expect(allowed.connections).toBe(connections);
   });
 

@@ -374,7 +374,7 @@ describe('files on a space of its own storage (S3, FTP, SFTP)', () => {
       const unreadable = await read(onS3);
       expect({ status: unreadable.status, body: unreadable.body }).toEqual({
         status: 400,
-        body: { error: { code: 'invalid_parameters', message: "File storage not configured: the space's own storage, which holds this file, is no longer set up" } },
+        body: { error: { code: 'storage_not_configured', message: "File storage not configured: the space's own storage, which holds this file, is no longer set up" } },
       });
       // Nor copied: a write bringing it to another record fails whole.
       const copy = await createRecord(space.tableId, { name: 'copy', docs: [onS3.attachment] });

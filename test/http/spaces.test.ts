@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/shared/secret-box.js';
 import { useTestApp } from '../build-test-app.js';
@@ -7,7 +8,8 @@ const s3Secret = 'S3-SECRET-wJalrXUtnFEMI-K7MDENG';
 const s3AccessKey = 'AKIA-ACCESS-KEY-ID-0001';
 const ftpPassword = 'FTP-PASSWORD-hunter2-xyz';
 const sftpPassword = 'SFTP-PASSWORD-correct-horse';
-const sftpPrivateKey = '-----BEGIN OPENSSH PRIVATE KEY-----\nSFTP-PRIVATE-KEY-b3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----';
+/** A real key: private keys are parsed when saved (a PEM RSA key, which ssh2 always reads back). */
+const sftpPrivateKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'pkcs1', format: 'pem' } }).privateKey;
 const allSecrets = [s3Secret, s3AccessKey, ftpPassword, sftpPassword, sftpPrivateKey];
 
 /** Each storage kind as sent, and as every response must show it (settings without credentials). */
@@ -115,6 +117,30 @@ describe('spaces', () => {
       { name: 'a fractional port', storage: { kind: 'sftp', host: 'h', username: 'u', password: 'p', port: 22.5 }, message: 'Invalid storage.port: must be an integer from 1 to 65535' },
       { name: 'a non-boolean secure flag', storage: { kind: 'ftp', host: 'h', user: 'u', secure: 'yes' }, message: 'Invalid storage.secure: must be a boolean' },
       { name: 'a number where a string belongs', storage: { kind: 's3', region: 'r', bucket: 7, access_key_id: 'a', secret_access_key: 's' }, message: 'Invalid storage.bucket: must be a string of at most 10000 characters' },
+      ...['http://user:pw@127.0.0.1:9000', 'https://key@s3.example.com', 'file:///etc', 'ftp://s3.example.com', 'javascript:alert(1)', 's3.example.com', 'http://'].map((endpoint) => ({
+        name: `the s3 endpoint ${endpoint}`,
+        storage: { kind: 's3', endpoint, region: 'r', bucket: 'b', access_key_id: 'a', secret_access_key: 's' },
+        message: 'Invalid storage.endpoint: must be an http(s) URL without credentials',
+      })),
+      ...['ftp://ftp.example.com', 'user:pw@ftp.example.com', 'ftp.example.com:21', 'ftp.example.com/files', 'two words', 'bad..dots'].map((host) => ({
+        name: `the ftp host ${host}`,
+        storage: { kind: 'ftp', host, user: 'u' },
+        message: 'Invalid storage.host: must be a host name or an IP address (no scheme, port, path or credentials; the port goes in port)',
+      })),
+      {
+        name: 'an sftp host with credentials',
+        storage: { kind: 'sftp', host: 'deploy:pw@sftp.example.com', username: 'u', password: 'p' },
+        message: 'Invalid storage.host: must be a host name or an IP address (no scheme, port, path or credentials; the port goes in port)',
+      },
+      ...[
+        ['text that is no key', 'not a key'],
+        ['a key missing its body', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----'],
+        ['a public key', crypto.generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'pkcs1', format: 'pem' } }).publicKey],
+      ].map(([what, privateKey]) => ({
+        name: `an sftp private_key that is ${what}`,
+        storage: { kind: 'sftp', host: 'sftp.example.com', username: 'u', private_key: privateKey },
+        message: 'Invalid storage.private_key: must be an unencrypted private key in OpenSSH, PEM or PuTTY format',
+      })),
     ];
     for (const { name, storage, message } of invalidStorage) {
       it(`refuses storage with ${name} with 400 naming the problem, and stores nothing`, async () => {
@@ -211,6 +237,36 @@ describe('spaces', () => {
       const badName = await post(`/api/space/${created.body.id}/update`, { name: '' });
       expect(badName.body).toEqual({ error: { code: 'invalid_parameters', message: 'Invalid name: must be 1 to 200 characters' } });
       expect(await storedRow(created.body.id)).toEqual(rowBefore);
+    });
+
+    it('refuses an S3 endpoint with credentials or another scheme on update too, and keeps the storage it had', async () => {
+      const created = await post('/api/spaces/create', { name: 'Endpoint', storage: storageKinds[2].sent });
+      const rowBefore = await storedRow(created.body.id);
+      for (const endpoint of ['http://user:pw@127.0.0.1:9000', 'file:///etc']) {
+        const response = await post(`/api/space/${created.body.id}/update`, { storage: { ...storageKinds[2].sent, endpoint } });
+        expect(response.body).toEqual({ error: { code: 'invalid_parameters', message: 'Invalid storage.endpoint: must be an http(s) URL without credentials' } });
+      }
+      expect(await storedRow(created.body.id)).toEqual(rowBefore);
+    });
+
+    it('takes host names, IPv4 and IPv6 addresses as FTP and SFTP hosts, and an empty S3 endpoint (AWS itself)', async () => {
+      for (const host of ['ftp.example.com', 'localhost', '127.0.0.1', '::1', '[2001:db8::1]', 'files_1.internal.']) {
+        const response = await post('/api/spaces/create', { name: `Host ${host}`, storage: { kind: 'ftp', host, user: 'u' } });
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+      }
+      const aws = await post('/api/spaces/create', { name: 'AWS', storage: { ...storageKinds[2].sent, endpoint: '' } });
+      expect(aws.status).toBe(200);
+    });
+
+    it('shows an endpoint saved with credentials before they were refused without them, also to a read-only key', async () => {
+      const created = await post('/api/spaces/create', { name: 'Old endpoint', storage: storageKinds[2].sent });
+      const stored = JSON.parse((await storedRow(created.body.id))!.storage_json);
+      stored.settings.endpoint = 'http://olduser:oldpassword@127.0.0.1:9000';
+      await db().updateTable('spaces').set({ storage_json: JSON.stringify(stored) }).where('id', '=', created.body.id).execute();
+      const readOnly = (await createKey(ctx, { accountId: world.accountId, readOnly: true })).key;
+      const shown = await call(ctx, 'GET', `/api/space/${created.body.id}/get`, { key: readOnly });
+      expect(shown.body.storage.endpoint).toBe('http://127.0.0.1:9000/');
+      expect(JSON.stringify(shown.body)).not.toMatch(/olduser|oldpassword/);
     });
 
     it('answers 404 for a space that does not exist', async () => {

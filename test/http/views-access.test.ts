@@ -28,7 +28,7 @@ interface Endpoint extends AccessRow<Target> {
   fresh?: true;
 }
 
-const notAuthorized: ErrorExpectation = { status: 404, code: 'not_found', message: 'Not Authorized' };
+const notAuthorized: ErrorExpectation = { status: 404, code: 'view_not_authorized', message: 'Not Authorized' };
 const apiKeysRefused: ErrorExpectation = { status: 403, code: 'api_keys_not_allowed', message: 'API endpoint not available to API keys' };
 const adminRequired: ErrorExpectation = { status: 403, code: 'admin_required', message: 'Only space admins can change views' };
 const queryNotAuthorized: ErrorExpectation = { status: 500, code: 'not_authorized', message: 'Not Authorized' };
@@ -130,7 +130,7 @@ describe('access matrix of the view endpoints', () => {
       path: ({ tid, vid }) => `${base(tid)}/view/${vid}/delete`,
       async checkOk(body, _caller, { vid }) {
         expect(body).toStrictEqual({ id: vid, deleted: true });
-        expect((await getAsOwner(vid)).body).toEqual({ error: { code: 'not_found', message: 'View not found' } });
+        expect((await getAsOwner(vid)).body).toEqual({ error: { code: 'unknown_view', message: 'View not found' } });
       },
     },
   ];
@@ -213,7 +213,7 @@ describe('access matrix of the view endpoints', () => {
           const otherTableView = (await call(ctx, 'POST', `${base(tableInS2)}/views/create`, { cookie: ownerSession, body: { name: 'Elsewhere' } })).body.id;
           for (const vid of [otherTableView, 999_999]) {
             const response = await session(ownerSession, { tid: world.t1.id, vid });
-            expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'View not found' } } });
+            expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: { error: { code: 'unknown_view', message: 'View not found' } } });
           }
           expect((await call(ctx, 'GET', `${base(tableInS2)}/view/${otherTableView}/get`, { key: ownerKey() })).status).toBe(200);
         });

@@ -106,6 +106,29 @@ describe('views: saved views, queries through them, session-only management', ()
     expect((await createView({ name: 'Pics', type: 'gallery', config: { imageField: 'photo' } })).status).toBe(200);
   });
 
+  it('a calendar weekStart takes a day name in any case (read back lower-cased) or its number 0-6 (read back as given)', async () => {
+    const given: Array<[unknown, unknown]> = [
+      ['monday', 'monday'],
+      ['Monday', 'monday'],
+      ['SUNDAY', 'sunday'],
+      ['saturday', 'saturday'],
+      [0, 0],
+      [6, 6],
+    ];
+    for (const [weekStart, stored] of given) {
+      const view = await createView({ name: `Week from ${String(weekStart)}`, type: 'calendar', config: { startField: 'due', weekStart } });
+      expect(view.status, JSON.stringify(view.body)).toBe(200);
+      expect(view.body.config.weekStart).toBe(stored);
+      expect((await asKey('GET', `/api/table/${tableId}/view/${view.body.id}/get`)).body.config.weekStart).toBe(stored);
+    }
+    for (const weekStart of ['mon', 'funday', '1', 7, -1, 1.5, true]) {
+      const refused = await createView({ name: 'Bad week', type: 'calendar', config: { startField: 'due', weekStart } });
+      expect(refused.body, JSON.stringify(weekStart)).toEqual({
+        error: { code: 'invalid_parameters', message: 'Invalid config.weekStart: must be a day name (sunday to saturday, any case) or its number 0-6 (0 = Sunday)' },
+      });
+    }
+  });
+
   it('a calendar view creates the index idx_layout_<startField>', async () => {
     const calendar = await createView({ name: 'Calendar', type: 'calendar', config: { startField: 'due', mode: 'month', weekStart: 1 } });
     expect(calendar.status).toBe(200);

@@ -33,6 +33,7 @@ const writeCtx: WriteContext = {
   target: { tableId: 1, spaceId: 1, recordId: undefined },
   currentValue: unusable,
   files: { store: unusable, settle: unusable, releaseAttachments: unusable, releaseField: unusable, releaseTable: unusable },
+  confirmMetadata: unusable,
 };
 const readCtx: ReadContext = { users: unusable, knownUsers: () => undefined, recordTitles: unusable, knownTitles: () => undefined };
 

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
+import { stripControlCharacters } from '../../shared/display-name.js';
 import { ErrorCode, ForbiddenError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Attachment } from '../fields/attachment.js';
@@ -115,8 +116,9 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
 
   /** Who a new comment is by: a session's user, or for any API key the key (`user_id` 0). */
   async function authorOf(actor: Actor): Promise<{ user_id: number; user_name: string; api_key_id: number | null }> {
-    if (actor.via === 'session') return { user_id: actor.userId, user_name: (await deps.users.findUser(actor.userId))?.name ?? actor.userEmail, api_key_id: null };
-    return { user_id: 0, user_name: `API: ${actor.keyName}`, api_key_id: actor.keyId };
+    // Cleaned here too: names saved before control characters were stripped on save.
+    if (actor.via === 'session') return { user_id: actor.userId, user_name: stripControlCharacters((await deps.users.findUser(actor.userId))?.name ?? actor.userEmail), api_key_id: null };
+    return { user_id: 0, user_name: `API: ${stripControlCharacters(actor.keyName ?? '')}`, api_key_id: actor.keyId };
   }
 
   /** The author may change a comment: the same API key, or the same user in a session. */
@@ -255,7 +257,7 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
       if (!row) throw commentNotFound();
       const attachment = filesOf(row).find((file) => file.path === input.path);
       const file = attachment && (await deps.ledger.findFile(place.accountId, attachment.path));
-      if (!file) throw new ValidationError('Attachment not found');
+      if (!file) throw new ValidationError('Attachment not found', ErrorCode.attachmentNotFound);
       const store = await deps.storage.holding(file);
       return { attachment: presentFile(file), size: Number(file.size), open: () => store.get(file.blob_key) };
     },

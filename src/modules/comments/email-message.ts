@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { invalidParameters } from '../../shared/body-checks.js';
+import { stripControlCharacters } from '../../shared/display-name.js';
 
 /** An inbound e-mail as createEmailComment receives it, checked. */
 export interface InboundEmail {
@@ -38,7 +39,7 @@ export function parseInboundEmail(input: Record<string, unknown>, host: string):
   if (subject.trim() === '' && body.trim() === '') throw invalid('subject or body must not be empty');
   const messageId = text(input.messageId, 'messageId', 1000) ?? `<${crypto.randomUUID()}@${host}>`;
   const inReplyTo = text(input.inReplyTo, 'inReplyTo', 1000);
-  return { from: { email: fromEmail.trim(), name: fromName?.trim() || null }, to: (to as string[]).map((entry) => entry.trim()), subject, body, messageId, inReplyTo };
+  return { from: { email: fromEmail.trim(), name: (fromName === null ? '' : stripControlCharacters(fromName)) || null }, to: (to as string[]).map((entry) => entry.trim()), subject, body, messageId, inReplyTo };
 }
 
 /** The display name of an e-mail comment: `Email: <address>`, or `Email: Name <address>`. */

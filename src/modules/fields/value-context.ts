@@ -24,6 +24,13 @@ export interface WriteContext {
   currentValue(field: Field): Promise<unknown>;
   /** The files capability, for file fields. */
   readonly files: FileLedger;
+  /**
+   * Before a type's slow work (`prepare`: fetching URLs, storing files): confirms that the
+   * metadata the write relied on is current, or throws so that the call runs again on fresh
+   * metadata before doing that work rather than after. A failure after it is the write's own
+   * and is answered as it is, so a URL is fetched once, within one budget.
+   */
+  confirmMetadata(): Promise<void>;
 }
 
 /**

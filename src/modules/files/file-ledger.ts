@@ -9,6 +9,7 @@ import type { Attachment, AttachmentInput } from '../fields/attachment.js';
 import { attachmentsOf } from '../fields/attachment.js';
 import type { FileLedger, WriteContext } from '../fields/value-context.js';
 import { FieldValueError } from '../fields/value-helpers.js';
+import { resolveRoleInSpace } from '../spaces/space-access.js';
 import type { AllowedHost } from './address-policy.js';
 import { attachmentPath, cleanDisplayName, newFileId, spaceFolder } from './attachment-path.js';
 import { checkMimeType, decodeBase64, isImageType, maxFileBytes, peekAndCount, sniffType, splitDataUri } from './file-bytes.js';
@@ -52,7 +53,7 @@ type Problem = (problem: string) => Error;
  * for reclaim when the last reference goes. Implements the FileLedger the file field type
  * calls, plus what the files endpoints need.
  */
-export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly AllowedHost[] }) {
+export function createFileLedger(deps: { database: Database; clock: Clock; storage: FileStorage; fetchAllowHosts: readonly AllowedHost[]; fetchTimeoutMs?: number }) {
   const { db } = deps.database;
   const stamp = (offsetMs = 0) => formatDateTime(new Date(deps.clock.now().getTime() + offsetMs));
 
@@ -176,6 +177,12 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
       };
       const attachments: Attachment[] = [];
       const seen = new Set<string>();
+      // Copying by path reads the file: only from a space the caller can read (docs/decisions.md).
+      const readable = new Map<number, boolean>([[owner.spaceId, true]]);
+      const canRead = async (spaceId: number): Promise<boolean> => {
+        if (!readable.has(spaceId)) readable.set(spaceId, (await resolveRoleInSpace(db, ctx.actor, spaceId)) !== null);
+        return readable.get(spaceId)!;
+      };
       try {
         for (const [index, item] of items.entries()) {
           const problem: Problem = (text) => new FieldValueError(field, `item ${index}: ${text}`);
@@ -188,7 +195,8 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
               continue;
             }
             const file = await files.findFileByPath(db, owner.accountId, item.path);
-            if (!file) throw problem(`no attachment has the path ${item.path}`);
+            // A file of a space the caller cannot read answers as no file at all: no oracle.
+            if (!file || !(await canRead(file.space_id))) throw problem(`no attachment has the path ${item.path}`);
             // A file an operator restored is attached as it is, once, within its own space.
             if (file.state === 'restored' && file.space_id === owner.spaceId && file.store === (await storage()).kind) {
               attachments.push(presentFile(file));
@@ -206,11 +214,13 @@ export function createFileLedger(deps: { database: Database; clock: Clock; stora
           } else {
             // The storage first: a space without one (or with one refused) fetches nothing.
             const into = await storage();
-            const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes }).catch((error: unknown) => {
-              // `Invalid file source: …` names the URL; the answer names the field and item too.
-              throw error instanceof ValidationError ? problem(error.message) : error;
-            });
-            upload = await storeNew(into, owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem);
+            // `Invalid file source: …` names the URL; the answer names the field and item too,
+            // whether the fetch failed before its body (head) or while it streamed (body).
+            const naming = (error: unknown) => {
+              throw error instanceof ValidationError && !(error instanceof FieldValueError) ? problem(error.message) : error;
+            };
+            const fetched = await fetchUrl(item.url, { allowHosts: deps.fetchAllowHosts, maxBytes: maxFileBytes, timeoutMs: deps.fetchTimeoutMs }).catch(naming);
+            upload = await storeNew(into, owner, { name: cleanDisplayName(item.name ?? fetched.name, 'download'), type: item.type ?? fetched.type }, { stream: fetched.body }, problem).catch(naming);
           }
           stored.push(upload);
           attachments.push(upload.attachment);

@@ -17,7 +17,7 @@ export interface StorageTarget {
   host: string;
 }
 
-const notConfigured = () => new ValidationError('File storage not configured');
+const notConfigured = () => new ValidationError('File storage not configured', ErrorCode.storageNotConfigured);
 
 /** The `host` of a space's own storage: its server, or its S3 endpoint's host. */
 function hostOfSpaceStorage(settings: Record<string, unknown>): string {
@@ -136,7 +136,7 @@ export function createFileStorage(deps: { database: Database; secretBox: SecretB
     async holding(file: Pick<StoredFileRow, 'store' | 'space_id'>): Promise<BlobStore> {
       if (file.store === 'managed') return managed;
       const target = await forSpace(file.space_id);
-      if (!target || target.kind !== 'space') throw new ValidationError("File storage not configured: the space's own storage, which holds this file, is no longer set up");
+      if (!target || target.kind !== 'space') throw new ValidationError("File storage not configured: the space's own storage, which holds this file, is no longer set up", ErrorCode.storageNotConfigured);
       return target.store;
     },
     async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ByteRange } from '../../blob-stores/blob-store.js';
-import { ValidationError } from '../../shared/errors.js';
+import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import { attachmentsOf, type Attachment } from '../fields/attachment.js';
 import { maxAttachmentsPerField } from '../fields/file.js';
@@ -11,7 +11,7 @@ import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js'
 import { presentFile, type FileBytes, type FileLedgerService } from './file-ledger.js';
 import type { FileStorage } from './file-storage.js';
 
-const attachmentNotFound = () => new ValidationError('Attachment not found');
+const attachmentNotFound = () => new ValidationError('Attachment not found', ErrorCode.attachmentNotFound);
 
 function requireText(body: Record<string, unknown>, key: string): string {
   const value = body[key];

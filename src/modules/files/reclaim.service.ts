@@ -4,7 +4,7 @@ import { ConflictError, ErrorCode, NotFoundError } from '../../shared/errors.js'
 import type { Attachment } from '../fields/attachment.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { newFileId } from './attachment-path.js';
-import { presentFile } from './file-ledger.js';
+import { orphanGraceMs, presentFile } from './file-ledger.js';
 import type { FileStorage } from './file-storage.js';
 import * as files from './files.repository.js';
 
@@ -16,7 +16,10 @@ export const sweepBatchSize = 100;
 export interface SweepReport {
   /** Released managed files whose grace had passed: blob and row gone. */
   deleted: number;
-  /** Pending files whose write never committed: blob (managed only) and row gone. */
+  /**
+   * Pending files whose write never committed: blob (managed only) and row gone; and on managed
+   * disk storage, temporary files of stream writes a killed process left (`*.partial`).
+   */
   orphans: number;
   /** Pending files whose write did commit (the process stopped before settling them): now live. */
   adopted: number;
@@ -68,6 +71,19 @@ export function createReclaimService(deps: { database: Database; clock: Clock; s
     else report.deleted++;
   }
 
+  /**
+   * A killed upload leaves its temporary file on managed disk storage (no row names it): one not
+   * written to for the orphan grace (an hour, like a pending row) belongs to a write that died.
+   */
+  async function removeStalePartials(now: Date, report: SweepReport, options: SweepOptions): Promise<void> {
+    try {
+      report.orphans += (await deps.storage.managed.removeStalePartials?.(new Date(now.getTime() - orphanGraceMs))) ?? 0;
+    } catch (error) {
+      report.failed++;
+      options.onFailure?.({ path: '*.partial', state: 'partial' }, error);
+    }
+  }
+
   return {
     /**
      * Deletes what is past its grace, in batches, each file claimed first so that several
@@ -96,6 +112,7 @@ export function createReclaimService(deps: { database: Database; clock: Clock; s
           }
           options.onProgress?.({ ...report });
         }
+        if (!options.signal?.aborted) await removeStalePartials(now, report, options);
       } finally {
         // Left behind (the database gone meanwhile), a claim goes stale in an hour.
         await files.releaseClaim(db, claim).catch(() => undefined);

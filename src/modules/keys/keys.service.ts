@@ -5,6 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { generateApiKeySecret, hashToken } from '../../shared/credentials.js';
 import { ErrorCode, NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors.js';
+import { stripControlCharacters } from '../../shared/display-name.js';
 import type { Actor } from '../auth/actor.js';
 import type { UsersService } from '../users/users.service.js';
 import { isIpAllowed, parseIpAllowList } from './ip-allow-list.js';
@@ -137,7 +138,7 @@ export function createKeysService(deps: { database: Database; clock: Clock; meta
 
   return {
     async createKey(input: KeyInput, executor = db): Promise<IssuedKey> {
-      const name = input.name?.trim();
+      const name = input.name === undefined ? undefined : stripControlCharacters(input.name);
       if (!name || name.length > 200) throw new ValidationError('Invalid key name: must be 1 to 200 characters');
       let accountId = input.accountId;
       if (input.userId !== undefined) {

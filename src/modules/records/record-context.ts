@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.js';
-import { versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
+import { readMetadataVersion, versionOfRows, type MetadataReads } from '../../db/metadata-cache.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { listAccountUsers } from '../users/users.service.js';
@@ -59,6 +59,10 @@ export class RecordContexts implements ReadContext, WriteContext {
     if (this.recordId === undefined) return null;
     const values = await selectColumnValues(this.database.db, this.table.id, fieldColumnName(field.id), [this.recordId]);
     return values.has(this.recordId) ? fromColumnValue(field, values.get(this.recordId)) : null;
+  }
+
+  async confirmMetadata(): Promise<void> {
+    if (!this.reads.confirmed) this.reads.confirm(await readMetadataVersion(this.database.db));
   }
 
   get read(): ReadContext {

@@ -25,6 +25,8 @@ export async function runCleanups(cleanups: Cleanups): Promise<void> {
  */
 export async function prepareValuesIo(values: Map<Field, unknown>, fields: readonly Field[], ctx: WriteContext): Promise<Cleanups> {
   const cleanups: Cleanups = [];
+  // Stale metadata is found before the I/O, not after it: the I/O is done once (a URL fetched once).
+  if (fields.some((field) => values.has(field))) await ctx.confirmMetadata();
   try {
     for (const field of fields) {
       if (!values.has(field)) continue;

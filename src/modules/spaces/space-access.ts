@@ -15,6 +15,12 @@ export async function resolveSpaceRole(db: Kysely<SystemSchema>, actor: Actor, s
   return ((await findMemberRole(db, space.id, actor.userId)) as Role | undefined) ?? null;
 }
 
+/** The caller's role in the space with this id, or null when it is missing or invisible to the caller. */
+export async function resolveRoleInSpace(db: Kysely<SystemSchema>, actor: Actor, spaceId: number): Promise<Role | null> {
+  const space = await findSpace(db, spaceId);
+  return space ? resolveSpaceRole(db, actor, space) : null;
+}
+
 /**
  * The role that follows from the caller alone: null (invisible), `admin` (account key or
  * owner), or undefined when the membership row decides.

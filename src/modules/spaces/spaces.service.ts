@@ -73,7 +73,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
     async createSpace(actor: Actor, input: { name: unknown; storage?: unknown }) {
       assertUnrestrictedAccountKey(actor);
       const name = checkSpaceName(input.name);
-      const storage = parseStorageSettings(input.storage, deps.secretBox);
+      const storage = await parseStorageSettings(input.storage, deps.secretBox);
       const id = await spaces.insertSpace(db, { accountId: actor.accountId, name, storageJson: serialiseStorage(storage), now: now() });
       return present((await spaces.findSpace(db, id))!);
     },
@@ -87,7 +87,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
       assertUnrestrictedAccountKey(actor);
       const changes: { name?: string; storage_json?: string; updated_at: string } = { updated_at: now() };
       if (input.name !== undefined) changes.name = checkSpaceName(input.name);
-      if (input.storage !== undefined) changes.storage_json = serialiseStorage(parseStorageSettings(input.storage, deps.secretBox));
+      if (input.storage !== undefined) changes.storage_json = serialiseStorage(await parseStorageSettings(input.storage, deps.secretBox));
       await spaces.updateSpace(db, spaceId, changes);
       return present((await spaces.findSpace(db, spaceId))!);
     },

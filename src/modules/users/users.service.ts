@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { generatePassword, hashPassword } from '../../shared/credentials.js';
 import { ConflictError, ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { stripControlCharacters } from '../../shared/display-name.js';
 import { isUniqueViolation } from '../../db/db-errors.js';
 import * as users from './users.repository.js';
 
@@ -35,7 +36,7 @@ export function normaliseEmail(raw: unknown): string {
 }
 
 function checkName(name: string): string {
-  const trimmed = name.trim();
+  const trimmed = stripControlCharacters(name);
   if (trimmed.length === 0 || trimmed.length > 200) throw new ValidationError('Invalid name: must be 1 to 200 characters');
   return trimmed;
 }

@@ -34,6 +34,19 @@ const oneOf =
     return value;
   };
 
+const dayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/**
+ * A calendar's first day of the week: its number 0–6 (0 = Sunday), or its English name in any
+ * case (CONTRACT §6). Stored in the form given, a name lower-cased: `"Monday"` reads back
+ * `"monday"`, `1` reads back `1` (docs/decisions.md).
+ */
+const weekStart: Rule = (value) => {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 6) return value;
+  if (typeof value === 'string' && dayNames.includes(value.toLowerCase())) return value.toLowerCase();
+  throw invalid('weekStart', 'must be a day name (sunday to saturday, any case) or its number 0-6 (0 = Sunday)');
+};
+
 /** Per layout: its keys, each with its rule, and which are required. */
 const layouts: Record<Exclude<ViewType, 'grid'>, { rules: Record<string, Rule>; required: readonly string[] }> = {
   calendar: {
@@ -42,7 +55,7 @@ const layouts: Record<Exclude<ViewType, 'grid'>, { rules: Record<string, Rule>; 
       endField: fieldOf('endField', ['date', 'datetime']),
       colorField: fieldOf('colorField', ['select']),
       mode: oneOf('mode', ['month', 'week', 'day']),
-      weekStart: oneOf('weekStart', [0, 1, 2, 3, 4, 5, 6]),
+      weekStart,
     },
     required: ['startField'],
   },

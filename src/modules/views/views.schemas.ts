@@ -39,7 +39,7 @@ const viewKeys = {
   type: Type.Union([Type.Literal('grid'), Type.Literal('calendar'), Type.Literal('gallery'), Type.Literal('kanban')], { default: 'grid' }),
   config: Type.Union([AnyObject, Type.Null()], {
     description:
-      'grid: {columns: [slug]}; calendar: {startField, endField?, colorField?, mode?: month|week|day, weekStart?: 0-6}; gallery: {imageField, secondaryField?}; kanban: {categoryField, secondaryField?}',
+      'grid: {columns: [slug]}; calendar: {startField, endField?, colorField?, mode?: month|week|day, weekStart?: 0-6 or a day name such as monday}; gallery: {imageField, secondaryField?}; kanban: {categoryField, secondaryField?}',
   }),
   filters: Type.Union([Type.Array(Filter), Type.Null()]),
   order_by: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),

@@ -14,9 +14,9 @@ import { shapeOfQuery } from '../records/query/query-shape.js';
 import { parseViewConfig, viewTypes, type ViewType } from './view-config.js';
 import * as views from './views.repository.js';
 
-const viewNotFound = () => new NotFoundError('View not found');
+const viewNotFound = () => new NotFoundError('View not found', ErrorCode.unknownView);
 /** The specification's answer to a view call on a table the caller cannot see (or that does not exist). */
-const notAuthorized = () => new NotFoundError('Not Authorized');
+const notAuthorized = () => new NotFoundError('Not Authorized', ErrorCode.viewNotAuthorized);
 const bodyKeys = ['name', 'type', 'config', 'filters', 'order_by', 'order_dir', 'is_table_default'];
 
 /** The view object of the specification. */
