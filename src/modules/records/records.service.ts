@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { createMetadataReads, readMetadataVersion, type MetadataCache } from '../../db/metadata-cache.js';
 import { ErrorCode, QueryTimeoutError, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
-import { rateLimitBucket, type Actor } from '../auth/actor.js';
+import { queryCallerOf, type Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
@@ -100,7 +100,7 @@ export function createRecordsService(deps: {
 
   /** A record query runs in its caller's share of the query slots, within the time budget. */
   function boundsOf(actor: Actor, cheapPerRow: boolean): records.QueryBounds {
-    return { caller: rateLimitBucket(actor), dialect, cheapPerRow };
+    return { caller: queryCallerOf(actor), dialect, cheapPerRow };
   }
 
   /** Confirms the metadata relied on against the version now: writes do it just before writing. */
