@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { createMetadataReads, readMetadataVersion, type MetadataCache } from '../../db/metadata-cache.js';
 import { ErrorCode, QueryTimeoutError, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { isStorableId } from '../../shared/ids.js';
 import { queryCallerOf, type Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
@@ -440,13 +441,14 @@ export function createRecordsService(deps: {
       return onTable(actor, tableId, async (attempt) => {
         assertCanWriteRecords(attempt.actor, attempt.table);
         const ids = (body as { record_ids?: unknown } | null)?.record_ids;
-        if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647)) {
+        if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id))) {
           throw new ValidationError('Invalid parameters: record_ids must be an array of record ids');
         }
         if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: record_ids takes at most ${maxBatchDelete} ids`);
         const unique = [...new Set(ids as number[])];
         await confirmCurrentMetadata(attempt);
-        const deleted = new Set(await deleteRecords({ db, dialect, files: deps.files }, tableId, unique, hooksOf(attempt.table.fields).onRecordsDeleted, deps.recordsDeleted?.listener));
+        // An id no record can have (shared/ids.ts) is simply not found.
+        const deleted = new Set(await deleteRecords({ db, dialect, files: deps.files }, tableId, unique.filter(isStorableId), hooksOf(attempt.table.fields).onRecordsDeleted, deps.recordsDeleted?.listener));
         return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
       });
     },
