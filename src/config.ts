@@ -27,9 +27,11 @@ export interface Config {
   /** One time budget for fetching a URL source descriptor, redirects and body included (`TABULA_FETCH_TIMEOUT`). */
   readonly fetchTimeoutMs: number;
   readonly reclaimIntervalMs: number;
-  /** Longest a record query (page, count, id list) may wait for and run its statement. */
+  /** Longest a record query (page, count, id list) may run its statement, from the moment it has its slot. */
   readonly queryTimeoutMs: number;
-  /** Record queries run at once per process (SQLite: worker threads; PostgreSQL: their own pool). */
+  /** Longest a record query waits for a slot (`TABULA_QUERY_QUEUE_TIMEOUT`; default twice the budget). */
+  readonly queryQueueTimeoutMs: number;
+  /** Record queries one account runs at once per process; one slot more is kept for the others (db/bounded-read.ts). */
   readonly queryConcurrency: number;
   /** Once an answer starts, a connection that takes no byte of it for this long is closed (a client that stopped reading). */
   readonly sendTimeoutMs: number;
@@ -71,6 +73,7 @@ export interface ConfigFlags {
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
   const dataDir = path.resolve(flags.data ?? env.TABULA_DATA_DIR ?? './data');
   const storageUrl = env.TABULA_STORAGE_URL || `file://${path.join(dataDir, 'files')}`;
+  const queryTimeoutMs = parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s');
   return Object.freeze({
     host: flags.host ?? (env.HOST || '127.0.0.1'),
     port: parsePort(flags.port ?? (env.PORT || 8080)),
@@ -85,7 +88,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     fetchAllowHosts: parseFetchAllowHosts(env.TABULA_FETCH_ALLOW_HOSTS ?? ''),
     fetchTimeoutMs: parsePositiveDuration('TABULA_FETCH_TIMEOUT', env.TABULA_FETCH_TIMEOUT ?? '15s'),
     reclaimIntervalMs: parseDuration(env.TABULA_RECLAIM_INTERVAL ?? '1h'),
-    queryTimeoutMs: parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s'),
+    queryTimeoutMs,
+    // Past one budget: a slot frees within one query's budget (plus SQLite's 2 s grace), so a query
+    // that waited for it does not give up just as it would have started.
+    queryQueueTimeoutMs: env.TABULA_QUERY_QUEUE_TIMEOUT ? parsePositiveDuration('TABULA_QUERY_QUEUE_TIMEOUT', env.TABULA_QUERY_QUEUE_TIMEOUT) : 2 * queryTimeoutMs,
     queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? String(defaultQuerySlots())),
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
     trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { CompiledQuery, Kysely } from 'kysely';
+import type { QueryCaller } from './query-gate.js';
 
 /**
  * Runs record queries (pages, filtered counts, id lists), whose cost the caller decides,
@@ -8,7 +9,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
  * `statement_timeout`. Over budget, they fail with `QueryTimeoutError`.
  */
 export interface BoundedReader {
-  read<Row>(query: CompiledQuery<Row>, caller: string): Promise<Row[]>;
+  read<Row>(query: CompiledQuery<Row>, caller: QueryCaller): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -18,16 +19,27 @@ export function registerBoundedReader(db: Kysely<any>, reader: BoundedReader): v
   boundedReaders.set(db, reader);
 }
 
-/** Runs a record query of `caller` (a rate-limit bucket: the account for account keys, else the user) on `db`'s bounded reader. */
-export function runBoundedRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>, caller: string): Promise<Row[]> {
+/** Runs a record query of `caller` (its account and key) on `db`'s bounded reader. */
+export function runBoundedRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>, caller: QueryCaller): Promise<Row[]> {
   const reader = boundedReaders.get(db);
   if (!reader) throw new Error('runBoundedRead: no bounded reader registered for this database');
   return reader.read(query, caller);
 }
 
-/** Half the slots for any one caller, so that one caller's heavy queries always leave room for others'. */
-export function slotsPerCaller(slots: number): number {
-  return Math.max(1, Math.floor(slots / 2));
+/**
+ * How a bounded reader shares its slots: one account runs at most `share` queries (the
+ * concurrency setting), and one slot more is kept, so that another account's query finds a
+ * slot free however many heavy queries the first one sends (query-gate.ts).
+ */
+export interface QuerySlots {
+  share: number;
+  budgetMs: number;
+  queueTimeoutMs: number;
+}
+
+/** Connections or threads a reader keeps: the share of one account plus the one kept for the others. */
+export function slotsOf(slots: QuerySlots): number {
+  return slots.share + 1;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { QuerySlots } from './bounded-read.js';
 import type { Dialect } from './dialect.js';
 import type { SystemSchema } from './schema.js';
 
@@ -28,7 +29,14 @@ export interface DdlProgress {
 export interface QueryBounds {
   queryTimeoutMs: number;
   queryConcurrency: number;
+  /** Longest a record query waits for its slot; unset: twice its time budget. */
+  queryQueueTimeoutMs?: number;
   sqliteCacheKib: number;
+}
+
+/** The slots of the bounded reader (bounded-read.ts), as the bounds give them. */
+export function querySlotsOf(bounds: QueryBounds): QuerySlots {
+  return { share: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, queueTimeoutMs: bounds.queryQueueTimeoutMs ?? 2 * bounds.queryTimeoutMs };
 }
 
 const progressIntervalMs = 2000;

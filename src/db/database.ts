@@ -11,6 +11,7 @@ export interface DatabaseOptions {
   /** Record queries: their time budget and how many run at once (see bounded-read.ts). */
   queryTimeoutMs?: number;
   queryConcurrency?: number;
+  queryQueueTimeoutMs?: number;
   /**
    * SQLite: the read connection's page cache in KiB; each query worker caches half as much.
    * A server keeps the default; a command that reads a table through once passes less (cli-context.ts).

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { QueryTimeoutError } from '../shared/errors.js';
-import { slotsPerCaller, type BoundedReader } from './bounded-read.js';
+import { slotsOf, type BoundedReader, type QuerySlots } from './bounded-read.js';
 import { translateDatabaseError } from './db-errors.js';
-import { QueryGate } from './query-gate.js';
+import { QueryGate, type QueryCaller } from './query-gate.js';
 
 /**
  * Record queries on PostgreSQL run on a small pool of their own, whose connections carry
@@ -11,17 +11,18 @@ import { QueryGate } from './query-gate.js';
  * cheap calls, and PostgreSQL itself stops a statement at the budget (db-errors.ts makes its
  * error a QueryTimeoutError).
  */
-export function createPostgresBoundedReader(url: string, options: { slots: number; budgetMs: number }): BoundedReader {
+export function createPostgresBoundedReader(url: string, options: QuerySlots): BoundedReader {
   // No parallel workers: a record query takes one core, so the slots (one per core) bound the
   // CPU that heavy queries can take from the cheap calls. With one worker each, four slow counts
   // made a get's p99 8.7–11.5× its p99 alone on two cores; with none, 4.5×, and 3.3–3.6× with
   // two slots (decisions.md, "Record queries within a time budget").
-  const pool = new pg.Pool({ connectionString: url, max: options.slots, statement_timeout: options.budgetMs, options: '-c max_parallel_workers_per_gather=0' });
+  // `statement_timeout` counts from the statement's start: a query's budget begins once it has its slot.
+  const pool = new pg.Pool({ connectionString: url, max: slotsOf(options), statement_timeout: options.budgetMs, options: '-c max_parallel_workers_per_gather=0' });
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
-  const gate = new QueryGate(options.slots, slotsPerCaller(options.slots), options.budgetMs);
+  const gate = new QueryGate(options.share, slotsOf(options), options.queueTimeoutMs);
   return {
-    read<Row>(query: CompiledQuery<Row>, caller: string): Promise<Row[]> {
-      return gate.run(caller, Date.now() + options.budgetMs, async () => {
+    read<Row>(query: CompiledQuery<Row>, caller: QueryCaller): Promise<Row[]> {
+      return gate.run(caller, async () => {
         try {
           return (await pool.query({ text: query.sql, values: query.parameters as unknown[] })).rows as Row[];
         } catch (error) {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { SystemSchema } from './schema.js';
 import { getDialect } from './dialect.js';
-import { withProgressTicks, type Database, type DdlProgress, type QueryBounds } from './database-engine.js';
+import { querySlotsOf, withProgressTicks, type Database, type DdlProgress, type QueryBounds } from './database-engine.js';
 import { registerBoundedReader } from './bounded-read.js';
 import { createPostgresBoundedReader } from './postgres-bounded-reader.js';
 import { callbackFormPool } from './postgres-pool.js';
@@ -17,7 +17,7 @@ export function openPostgres(url: string, bounds: QueryBounds): Database {
   // unhandled, it would crash the process. The pool replaces it on the next checkout.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
   const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool: callbackFormPool(pool) }) });
-  const boundedReader = createPostgresBoundedReader(url, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs });
+  const boundedReader = createPostgresBoundedReader(url, querySlotsOf(bounds));
   registerBoundedReader(db, boundedReader);
   return {
     db,

@@ -1,33 +1,48 @@
-import { QueryTimeoutError } from '../shared/errors.js';
+import { QueryQueueTimeoutError } from '../shared/errors.js';
+
+/** Whom a record query runs for: its account, and the key (or the signed-in user) within it. */
+export interface QueryCaller {
+  readonly account: string;
+  readonly key: string;
+}
 
 interface Waiting {
-  caller: string;
+  caller: QueryCaller;
   start: () => void;
   timer: NodeJS.Timeout;
 }
 
 /**
- * Admits record queries, whose cost the caller decides, to a fixed number of slots: at most
- * `slots` run at once. A caller alone may use them all; once others wait, a free slot goes
- * first to a caller below its share (`perCaller`), so one caller's heavy queries never keep
- * the others out for longer than one of its queries lasts. A query that finds no free slot
- * waits its turn; past its deadline it gives up with `QueryTimeoutError`. The cheap calls
- * (gets, writes, management) never pass through here.
+ * Admits record queries, whose cost the caller decides, to a few slots shared fairly between
+ * accounts, and between the keys of each account:
+ * - one account runs at most `share` queries at once, and there are `slots` (more than `share`),
+ *   so however many heavy queries one account sends, another account's query finds a slot free;
+ * - a freed slot goes to the waiting account that runs the fewest queries (in turns when they run
+ *   as many), within it to the key that runs the fewest, likewise, then to that key's oldest query:
+ *   a caller's own queue never holds anyone else back, however long it is;
+ * - a query waits for its slot at most `queueTimeoutMs`, then gives up with
+ *   `QueryQueueTimeoutError`. The time budget of a query starts when it gets its slot (the
+ *   readers' business): waiting never eats into it.
+ * The cheap calls (gets, writes, management) never pass through here.
  */
 export class QueryGate {
   private running = 0;
-  private readonly runningBy = new Map<string, number>();
+  /** Per account and per key (`account/key`): queries running and waiting, and when the last one started. */
+  private readonly shares = new Map<string, Share>();
   private readonly waiting: Waiting[] = [];
+  private starts = 0;
 
   constructor(
+    readonly share: number,
     readonly slots: number,
-    readonly perCaller: number,
-    private readonly budgetMs: number,
+    private readonly queueTimeoutMs: number,
   ) {}
 
   /** Runs `task` in a slot; the slot is held until the promise `task` returns settles. */
-  async run<T>(caller: string, deadline: number, task: () => Promise<T>): Promise<T> {
-    if (this.waiting.length > 0 || !this.admit(caller, true)) await this.wait(caller, deadline);
+  async run<T>(caller: QueryCaller, task: () => Promise<T>): Promise<T> {
+    // Any slot free now is one no waiting query may take (its account is at its share).
+    if (this.running < this.slots && this.shareOf(caller.account).running < this.share) this.start(caller);
+    else await this.wait(caller);
     try {
       return await task();
     } finally {
@@ -35,39 +50,88 @@ export class QueryGate {
     }
   }
 
-  /** Takes a slot for `caller` if one is free and, unless `beyondShare`, the caller is below its share. */
-  private admit(caller: string, beyondShare: boolean): boolean {
-    const mine = this.runningBy.get(caller) ?? 0;
-    if (this.running >= this.slots || (!beyondShare && mine >= this.perCaller)) return false;
-    this.running += 1;
-    this.runningBy.set(caller, mine + 1);
-    return true;
+  private shareOf(name: string): Share {
+    let share = this.shares.get(name);
+    if (!share) this.shares.set(name, (share = { running: 0, waiting: 0, lastStart: -1 }));
+    return share;
   }
 
-  private wait(caller: string, deadline: number): Promise<void> {
+  private change(caller: QueryCaller, update: (share: Share) => void): void {
+    for (const name of [caller.account, keyOf(caller)]) {
+      const share = this.shareOf(name);
+      update(share);
+      if (share.running === 0 && share.waiting === 0) this.shares.delete(name);
+    }
+  }
+
+  private start(caller: QueryCaller): void {
+    this.running += 1;
+    this.starts += 1;
+    this.change(caller, (share) => {
+      share.running += 1;
+      share.lastStart = this.starts;
+    });
+  }
+
+  private wait(caller: QueryCaller): Promise<void> {
+    this.change(caller, (share) => (share.waiting += 1));
     return new Promise((resolve, reject) => {
       const entry: Waiting = {
         caller,
         start: resolve,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
-          reject(new QueryTimeoutError(this.budgetMs));
-        }, Math.max(0, deadline - Date.now())),
+          this.change(caller, (share) => (share.waiting -= 1));
+          reject(new QueryQueueTimeoutError(this.queueTimeoutMs));
+        }, this.queueTimeoutMs),
       };
       this.waiting.push(entry);
     });
   }
 
-  private release(caller: string): void {
+  private release(caller: QueryCaller): void {
     this.running -= 1;
-    const mine = this.runningBy.get(caller)! - 1;
-    if (mine === 0) this.runningBy.delete(caller);
-    else this.runningBy.set(caller, mine);
-    let next = this.waiting.findIndex((entry) => this.admit(entry.caller, false));
-    if (next < 0 && this.waiting.length > 0 && this.admit(this.waiting[0].caller, true)) next = 0;
-    if (next < 0) return;
-    const [entry] = this.waiting.splice(next, 1);
-    clearTimeout(entry.timer);
-    entry.start();
+    this.change(caller, (share) => (share.running -= 1));
+    for (let next = this.nextToStart(); next >= 0 && this.running < this.slots; next = this.nextToStart()) {
+      const [entry] = this.waiting.splice(next, 1);
+      clearTimeout(entry.timer);
+      this.change(entry.caller, (share) => (share.waiting -= 1));
+      this.start(entry.caller);
+      entry.start();
+    }
   }
+
+  /**
+   * The waiting query to start next, -1 if none may: of the account running the fewest (on a
+   * tie, the one that started a query least recently: turns go round), then likewise of its
+   * keys, then its oldest.
+   */
+  private nextToStart(): number {
+    let best = -1;
+    let bestRank: number[] = [];
+    for (const [index, { caller }] of this.waiting.entries()) {
+      const account = this.shares.get(caller.account)!;
+      if (account.running >= this.share) continue;
+      const key = this.shares.get(keyOf(caller))!;
+      const rank = [account.running, account.lastStart, key.running, key.lastStart];
+      if (best < 0 || isBefore(rank, bestRank)) [best, bestRank] = [index, rank];
+    }
+    return best;
+  }
+}
+
+interface Share {
+  running: number;
+  waiting: number;
+  lastStart: number;
+}
+
+/** Key ids are unique only within their kind and account: counted under both. */
+function keyOf(caller: QueryCaller): string {
+  return `${caller.account}/${caller.key}`;
+}
+
+function isBefore(rank: number[], other: number[]): boolean {
+  for (const [index, value] of rank.entries()) if (value !== other[index]) return value < other[index];
+  return false;
 }

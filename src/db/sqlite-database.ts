@@ -3,7 +3,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { SystemSchema } from './schema.js';
 import { getDialect } from './dialect.js';
-import { withProgressTicks, type Database, type QueryBounds } from './database-engine.js';
+import { querySlotsOf, withProgressTicks, type Database, type QueryBounds } from './database-engine.js';
 import { registerDirectReader } from './prepared-query.js';
 import { registerBoundedReader } from './bounded-read.js';
 import { sqliteFileOf } from './existing-database.js';
@@ -28,7 +28,7 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, (source, parameters) => readerStatements(source).all(parameters));
   // Each query worker caches half as much: several hold the same pages, and the OS keeps the file's.
-  const workers = createSqliteReadWorkers(file, { slots: bounds.queryConcurrency, budgetMs: bounds.queryTimeoutMs, cacheKib: Math.ceil(bounds.sqliteCacheKib / 2) });
+  const workers = createSqliteReadWorkers(file, { ...querySlotsOf(bounds), cacheKib: Math.ceil(bounds.sqliteCacheKib / 2) });
   registerBoundedReader(db, workers);
   return {
     db,

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import { QueryTimeoutError } from '../shared/errors.js';
-import { slotsPerCaller, type BoundedReader } from './bounded-read.js';
-import { QueryGate } from './query-gate.js';
+import { slotsOf, type BoundedReader, type QuerySlots } from './bounded-read.js';
+import { QueryGate, type QueryCaller } from './query-gate.js';
 import { startWorker } from './start-worker.js';
 import type { ReadReply, ReadRequest } from './sqlite-read-worker.js';
 
@@ -64,8 +64,8 @@ class ReadWorker {
  * `tabula_within_budget()` (Dialect.budgetGuard) and stops itself; one that does not is
  * terminated a little later, and its slot stays taken until its thread has really ended.
  */
-export function createSqliteReadWorkers(file: string, options: { slots: number; budgetMs: number; cacheKib: number }): BoundedReader {
-  const gate = new QueryGate(options.slots, slotsPerCaller(options.slots), options.budgetMs);
+export function createSqliteReadWorkers(file: string, options: QuerySlots & { cacheKib: number }): BoundedReader {
+  const gate = new QueryGate(options.share, slotsOf(options), options.queueTimeoutMs);
   const idle: ReadWorker[] = [];
   const all = new Set<ReadWorker>();
   const forget = (worker: ReadWorker) => {
@@ -90,9 +90,9 @@ export function createSqliteReadWorkers(file: string, options: { slots: number; 
   }
 
   return {
-    read<Row>(query: CompiledQuery<Row>, caller: string): Promise<Row[]> {
-      const deadline = Date.now() + options.budgetMs;
-      return gate.run(caller, deadline, () => execute(query.sql, query.parameters, deadline)) as Promise<Row[]>;
+    read<Row>(query: CompiledQuery<Row>, caller: QueryCaller): Promise<Row[]> {
+      // The budget starts once the query has its slot: its wait in the queue is bounded apart.
+      return gate.run(caller, () => execute(query.sql, query.parameters, Date.now() + options.budgetMs)) as Promise<Row[]>;
     },
     async close() {
       await Promise.all([...all].map((worker) => worker.terminate()));

@@ -1,7 +1,12 @@
 import { Type, type TSchema } from '@fastify/type-provider-typebox';
+import { maxId } from '../shared/ids.js';
 
-/** Shared TypeBox pieces: ids in paths, the error body, and the response map every route shares. */
-export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+/**
+ * Shared TypeBox pieces: ids in paths, the error body, and the response map every route shares.
+ * An id's range is what the document shows; an integer outside it answers as a missing object
+ * (http/path-ids.ts), not as invalid.
+ */
+export const Id = Type.Integer({ minimum: 1, maximum: maxId });
 
 export const ErrorBody = Type.Object(
   { error: Type.Object({ code: Type.String(), message: Type.String(), request_id: Type.Optional(Type.String()) }) },
@@ -33,3 +38,9 @@ export const documentedKeyword = 'x-documented';
 export function documentedAs<T extends TSchema>(checked: T, documented: TSchema): T {
   return { ...checked, [documentedKeyword]: documented };
 }
+
+/**
+ * An id in a body: any integer passes validation, and one no row can have (2^31, -1) names
+ * nothing, answered as a missing object would be (shared/ids.ts). The document shows the range.
+ */
+export const BodyId = documentedAs(Type.Integer(), Id);

@@ -1,17 +1,15 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-
-/** Canonical decimal integers only: `0x10`, `1e3`, ` 1`, `1.0` or `007` in a path are not ids, whatever Number() makes of them. */
-const decimalInteger = /^-?(0|[1-9][0-9]*)$/;
+import { decimalInteger, registerPathIdRule, withoutIdRanges } from './path-ids.js';
 
 /**
  * Path parameters arrive as text. Numeric ones are converted only when written as plain decimal
  * digits, then validated strictly; anything else fails as "must be integer" instead of being
- * coerced into some other id.
+ * coerced into some other id. An integer outside an id's range was made `noSuchId` before (path-ids.ts).
  */
 function compilePathValidator(ajv: Ajv, schema: Record<string, any>) {
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile(withoutIdRanges(schema));
   const properties: Record<string, { type?: unknown }> = schema.properties ?? {};
   const numericKeys = Object.keys(properties).filter((key) => properties[key].type === 'integer' || properties[key].type === 'number');
   const check = ((data: unknown) => {
@@ -44,4 +42,5 @@ export function registerValidators(app: FastifyInstance): void {
     if (httpPart === 'params') return compilePathValidator(strict, schema as Record<string, any>);
     return coercing.compile(schema);
   });
+  registerPathIdRule(app);
 }

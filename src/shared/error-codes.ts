@@ -94,6 +94,7 @@ const catalogue = {
 
   // 503 Service Unavailable: worth trying again
   queryTimeout: { code: 'query_timeout', status: 503 },
+  queryQueueTimeout: { code: 'query_queue_timeout', status: 503 },
   databaseBusy: { code: 'database_busy', status: 503 },
   databaseUnavailable: { code: 'database_unavailable', status: 503 },
 } as const satisfies Record<string, { code: string; status: number }>;

@@ -82,6 +82,18 @@ export class QueryTimeoutError extends AppError {
 }
 
 /**
+ * A record query that found no query slot within the queue bound (every slot busy with queries
+ * of callers that had waited longer or run fewer): it never started, so it may simply be sent again.
+ */
+export class QueryQueueTimeoutError extends AppError {
+  override readonly retryAfterSeconds = 1;
+
+  constructor(readonly queueTimeoutMs: number) {
+    super(ErrorCode.queryQueueTimeout, `Query not started: every query slot stayed busy for ${queueTimeoutMs / 1000} s (TABULA_QUERY_QUEUE_TIMEOUT); try again`);
+  }
+}
+
+/**
  * The database refused a change because of a concurrent one (SQLite busy or locked past the
  * busy timeout; a PostgreSQL serialization failure or deadlock): nothing was written, and the
  * same request is likely to succeed a moment later.

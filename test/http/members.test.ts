@@ -154,8 +154,9 @@ describe('space members', () => {
   it('refuses malformed user ids and unknown properties with 400', async () => {
     const space = await createSpace(ctx, world);
     const user = await createUser(ctx, world);
+    // `user_id: 0` is an integer no user has: 404 `User not found`, like any missing user (shared/ids.ts).
     const cases: unknown[] = [
-      { user_id: 0, role: 'reader' },
+      { user_id: 1.5, role: 'reader' },
       { user_id: String(user.id), role: 'reader' },
       { user_id: user.id, role: 'reader', admin: true },
     ];

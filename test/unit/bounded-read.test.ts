@@ -33,7 +33,7 @@ describe('bounded record queries', () => {
       const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, ...options });
       try {
         const pragma = CompiledQuery.raw('pragma cache_size') as CompiledQuery<{ cache_size: number }>;
-        return { reader: (await runRead(database.db, pragma))[0].cache_size, worker: (await runBoundedRead<{ cache_size: number }>(database.db, pragma, 'caller'))[0].cache_size };
+        return { reader: (await runRead(database.db, pragma))[0].cache_size, worker: (await runBoundedRead<{ cache_size: number }>(database.db, pragma, { account: '1', key: 'key:1' }))[0].cache_size };
       } finally {
         await database.destroy();
       }
@@ -57,7 +57,7 @@ describe('bounded record queries', () => {
       const settings = await runBoundedRead<{ workers: string; timeout: string }>(
         database.db,
         CompiledQuery.raw("select current_setting('max_parallel_workers_per_gather') as workers, current_setting('statement_timeout') as timeout"),
-        'caller',
+        { account: '1', key: 'key:1' },
       );
       expect(settings).toEqual([{ workers: '0', timeout: '10s' }]);
     });

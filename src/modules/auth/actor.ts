@@ -31,3 +31,11 @@ export function isOwner(actor: Actor): boolean {
 export function rateLimitBucket(actor: Actor): string {
   return actor.via === 'account_key' ? `account:${actor.accountId}` : `user:${actor.userId}`;
 }
+
+/**
+ * Whom a record query runs for in the query slots (db/query-gate.ts): shared fairly between
+ * accounts, then between the keys of an account (a session counts as its user's).
+ */
+export function queryCallerOf(actor: Actor): { account: string; key: string } {
+  return { account: String(actor.accountId), key: actor.keyId === null ? `session:${actor.userId}` : `key:${actor.keyId}` };
+}

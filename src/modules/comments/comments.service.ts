@@ -4,6 +4,7 @@ import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
 import { stripControlCharacters } from '../../shared/display-name.js';
 import { ErrorCode, ForbiddenError, ValidationError } from '../../shared/errors.js';
+import { lookupIdOf } from '../../shared/ids.js';
 import type { Actor } from '../auth/actor.js';
 import type { Attachment } from '../fields/attachment.js';
 import { cleanDisplayName } from '../files/attachment-path.js';
@@ -250,10 +251,10 @@ export function createCommentsService(deps: { database: Database; clock: Clock; 
     /** A file of a comment (an attachment or its archived e-mail): 400 `Attachment not found` for any other path. */
     async openFile(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<{ attachment: Attachment; size: number; open(): Promise<Readable> }> {
       const input = checkObjectBody(body, ['comment_id', 'path']);
-      if (!Number.isInteger(input.comment_id) || (input.comment_id as number) < 1) throw invalid('comment_id must be a comment id');
+      if (!Number.isInteger(input.comment_id)) throw invalid('comment_id must be a comment id');
       if (typeof input.path !== 'string' || input.path === '') throw invalid('path is required');
       const place = await deps.records.recordAccess(actor, tableId, recordId, 'read');
-      const row = await comments.findComment(db, tableId, recordId, input.comment_id as number);
+      const row = await comments.findComment(db, tableId, recordId, lookupIdOf(input.comment_id as number));
       if (!row) throw commentNotFound();
       const attachment = filesOf(row).find((file) => file.path === input.path);
       const file = attachment && (await deps.ledger.findFile(place.accountId, attachment.path));

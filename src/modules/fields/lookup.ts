@@ -1,14 +1,15 @@
 import { sql, type RawBuilder } from 'kysely';
 import { ValidationError } from '../../shared/errors.js';
+import { isStorableId } from '../../shared/ids.js';
 import type { Field } from './field.js';
 import type { Operator } from './operators.js';
 import type { FieldType } from './field-type.js';
 import type { FilterContext } from './value-context.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, isEmptyInput, matchNothing, unsupportedOperator, storedIds } from './value-helpers.js';
 
-/** A positive id within the integer column's range (beyond it PostgreSQL fails the look-up). */
+/** Any integer names a record; one no record can have (shared/ids.ts) simply does not exist. */
 function isRecordId(id: unknown): id is number {
-  return Number.isInteger(id) && (id as number) >= 1 && (id as number) <= 2_147_483_647;
+  return Number.isInteger(id);
 }
 
 function referencedId(item: unknown): unknown {
@@ -26,10 +27,8 @@ export const lookupField: FieldType = {
     if (previous && tableId !== previous.table_id) throw new ValidationError('Invalid field definition: the table_id of a lookup field cannot be changed');
     // The target was checked at creation; re-checking on update would lock the field once that table is deleted.
     if (previous) return { table_id: tableId };
-    // Out of the id column's range (PostgreSQL integer) is simply not a table, rather than a database error.
-    const inRange = (tableId as number) >= 1 && (tableId as number) <= 2_147_483_647;
     // A table the caller cannot see (another account's, or a space it may not see) is refused in the very same words.
-    if (!inRange || !(await ctx.isVisibleTable(tableId as number))) throw new ValidationError(`Invalid field definition: table_id ${tableId} is not a table of this account`);
+    if (!isStorableId(tableId) || !(await ctx.isVisibleTable(tableId as number))) throw new ValidationError(`Invalid field definition: table_id ${tableId} is not a table of this account`);
     return { table_id: tableId };
   },
   columnType: () => 'integer',
@@ -43,7 +42,7 @@ export const lookupField: FieldType = {
     const badIndex = items.findIndex((item) => !isRecordId(referencedId(item)));
     if (badIndex !== -1) throw new FieldValueError(field, `expected a record id or {id, title}, got ${describe(items[badIndex])}`);
     const ids = [...new Set(items.map(referencedId))];
-    const existing = await ctx.existingRecordIds(field.settings.table_id as number, ids as number[]);
+    const existing = await ctx.existingRecordIds(field.settings.table_id as number, (ids as number[]).filter(isStorableId));
     const missing = (ids as number[]).find((id) => !existing.has(id));
     if (missing !== undefined) throw new FieldValueError(field, `record ${missing} does not exist in table ${field.settings.table_id}`);
     if (field.multiple) return ids;
@@ -51,7 +50,7 @@ export const lookupField: FieldType = {
     return ids[0];
   },
   async prefetch(inputs, field, ctx) {
-    const ids = inputs.flatMap((input) => (Array.isArray(input) ? input : [input]).map(referencedId)).filter(isRecordId);
+    const ids = inputs.flatMap((input) => (Array.isArray(input) ? input : [input]).map(referencedId)).filter(isStorableId);
     if (ids.length > 0) await ctx.existingRecordIds(field.settings.table_id as number, [...new Set(ids)]);
   },
   readMany(stored, field, ctx) {
@@ -86,7 +85,7 @@ function compareLookup(op: Operator, value: unknown, field: Field, ctx: FilterCo
   const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : referencedId(value);
   if (!Number.isInteger(id)) throw filterError(field, `expected a record id, got ${describe(value)}`);
   // No record has an id outside the column's range: nothing equals it, everything differs.
-  if (!isRecordId(id)) return op === 'eq' ? matchNothing : matchEverything;
+  if (!isStorableId(id)) return op === 'eq' ? matchNothing : matchEverything;
   if (!field.multiple) return compareScalar(op, ctx.column, id);
   const includes = ctx.dialect.jsonArrayIncludes(ctx.column, id as number);
   return op === 'eq' ? includes : sql<boolean>`(${ctx.column} is null or not ${includes})`;

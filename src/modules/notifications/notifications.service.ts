@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { ErrorCode, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { lookupIdOf } from '../../shared/ids.js';
 import { isOwner, type Actor } from '../auth/actor.js';
 import type { RecordsService } from '../records/records.service.js';
 import * as notifications from './notifications.repository.js';
@@ -90,8 +91,10 @@ export function createNotificationsService(deps: { database: Database; clock: Cl
 
     async status(actor: Actor, tableId: number, body: unknown) {
       const input = (body ?? {}) as { record_id?: unknown };
-      const recordId = input.record_id ?? null;
-      if (recordId !== null && (!Number.isInteger(recordId) || (recordId as number) < 1)) throw new ValidationError('Invalid parameters: record_id must be a record id');
+      const given = input.record_id ?? null;
+      if (given !== null && !Number.isInteger(given)) throw new ValidationError('Invalid parameters: record_id must be a record id');
+      // An id no record can have (shared/ids.ts) is looked up as one that does not exist.
+      const recordId = given === null ? null : lookupIdOf(given as number);
       await followable(actor, tableId, (recordId as number | null) ?? 0);
       const found = await notifications.subscribedRecordIds(db, tableId, recordId === null ? [0] : [0, recordId as number], actor.userId);
       return { table: found.has(0), record: recordId === null ? false : found.has(recordId as number) };

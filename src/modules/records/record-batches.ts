@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
 import { AppError, ConflictError, ErrorCode, ValidationError } from '../../shared/errors.js';
+import { isStorableId } from '../../shared/ids.js';
 import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
 import type { Field } from '../fields/field.js';
 import { hooksOf } from '../fields/lifecycle.js';
@@ -317,7 +318,7 @@ export function createRecordBatches(deps: BatchDeps) {
           datas.push(checkDataBody(item, true, ['id', 'data'], 'record'));
           const id = (item as { id?: unknown }).id;
           if (id === undefined) throw invalidParameters('id is required');
-          if (!Number.isInteger(id) || (id as number) < 1 || (id as number) > 2_147_483_647) throw invalidParameters('id must be a record id');
+          if (!Number.isInteger(id)) throw invalidParameters('id must be a record id');
           ids.push(id as number);
         });
         const earlier = firstIndexOf.get(ids[index]);
@@ -326,7 +327,8 @@ export function createRecordBatches(deps: BatchDeps) {
       }
       const values = await prepareAll(attempt, datas, false);
       // Before any I/O: a batch naming a record that does not exist stores nothing.
-      const existing = await records.findExistingIds(db, table.id, ids);
+      // An id no record can have (shared/ids.ts) is simply not found.
+      const existing = await records.findExistingIds(db, table.id, ids.filter(isStorableId));
       const missing = ids.findIndex((id) => !existing.has(id));
       if (missing !== -1) throw ofRecord(missing, recordNotFound());
       const writes: Write[] = values.map((v, index) => ({ index, values: v, id: ids[index] }));

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { readMetadataVersion } from '../../db/metadata-cache.js';
 import { ErrorCode, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
-import { rateLimitBucket, type Actor } from '../auth/actor.js';
+import { queryCallerOf, type Actor } from '../auth/actor.js';
 import { recordTableName } from '../fields/physical-names.js';
 import { compileConditions, compileOrder, compileSearch, compileSearchText, sortIndexOf } from './query/compile-query.js';
 import { parseQueryBody, type ParsedQuery, type QueryMode } from './query/parse-query.js';
@@ -36,7 +36,7 @@ export function createRecordQueries(deps: {
 
   /** A record query runs in its caller's share of the query slots, within the time budget. */
   function boundsOf(actor: Actor, cheapPerRow: boolean): records.QueryBounds {
-    return { caller: rateLimitBucket(actor), dialect, cheapPerRow };
+    return { caller: queryCallerOf(actor), dialect, cheapPerRow };
   }
 
   /**

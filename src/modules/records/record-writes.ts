@@ -18,6 +18,7 @@ import * as trash from './record-trash.repository.js';
 import { changeActorOf } from '../changes/change.js';
 import { recordSearchOf } from './search/index.js';
 import { ValidationError } from '../../shared/errors.js';
+import { isStorableId } from '../../shared/ids.js';
 import type { Dialect } from '../../db/dialect.js';
 
 export const maxBatchDelete = 1000;
@@ -181,7 +182,8 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         assertCanWriteRecords(attempt.actor, attempt.table);
         const unique = recordIdsOf(body, 'record_ids');
         await confirmCurrentMetadata(attempt);
-        const deleted = new Set(await trashRecords(attempt, unique));
+        // An id no record can have (shared/ids.ts) is simply not found.
+        const deleted = new Set(await trashRecords(attempt, unique.filter(isStorableId)));
         return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
       });
     },
@@ -197,11 +199,11 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         const unique = recordIdsOf(body, 'ids');
         await confirmCurrentMetadata(attempt);
         const restored = await untilSettled(async () => {
-          const trashed = await trash.findTrashRows(db, tableId, unique);
+          const trashed = await trash.findTrashRows(db, tableId, unique.filter(isStorableId));
           const rows = trashed.map((entry) => restoredRow(table, entry, dialect));
           const data = await dataOf(attempt, rows.map((r) => writtenRow(r.id, r.columns.updated_at as string, r.values, table)), table.fields);
           return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
-            const taken = await trash.removeTrashRows(trx, tableId, unique);
+            const taken = await trash.removeTrashRows(trx, tableId, unique.filter(isStorableId));
             if (taken.length !== trashed.length || taken.some((row) => !trashed.some((t) => t.record_id === row.record_id && t.row_json === row.row_json))) throw new ChangedMeanwhile();
             await records.insertRecordRows(trx, tableId, rows.map((r) => r.columns));
             await search.writeText(trx, recordTableName(tableId), rows.map((r) => ({ id: r.id, text: buildSearchText(r.values) })));
@@ -255,7 +257,7 @@ function restoredRow(table: RecordTable, entry: trash.TrashRow, dialect: Dialect
 /** `{ids}` or `{record_ids}` of a body: at most 1,000 record ids, without repeats. */
 function recordIdsOf(body: unknown, member: 'ids' | 'record_ids'): number[] {
   const ids = (body as Record<string, unknown> | null)?.[member];
-  if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647)) {
+  if (!Array.isArray(ids) || ids.some((id) => !Number.isInteger(id))) {
     throw new ValidationError(`Invalid parameters: ${member} must be an array of record ids`);
   }
   if (ids.length > maxBatchDelete) throw new ValidationError(`Invalid parameters: ${member} takes at most ${maxBatchDelete} ids`);

@@ -2,6 +2,7 @@ import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysel
 import { LRUCache } from 'lru-cache';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { runBoundedRead } from '../../db/bounded-read.js';
+import type { QueryCaller } from '../../db/query-gate.js';
 import { isMissingSqliteIndex } from '../../db/db-errors.js';
 import type { Dialect } from '../../db/dialect.js';
 import { prepareQuery, prepareShapedQuery, rowsOfValues, runRead } from '../../db/prepared-query.js';
@@ -48,8 +49,8 @@ export function describeSelection(tableId: number, columns: readonly string[], t
  * caller's share of the query slots and the engine's way to stop it at the time budget.
  */
 export interface QueryBounds {
-  /** A rate-limit bucket: the account for account keys, else the user. */
-  caller: string;
+  /** Its account and key: the gate shares the slots fairly between them. */
+  caller: QueryCaller;
   dialect: Dialect;
   /** Each row costs only a few comparisons (query-shape `isCheapPerRow`): no per-row budget guard. */
   cheapPerRow: boolean;

@@ -10,8 +10,9 @@ import type { RecordsService } from './records.service.js';
 export function refuseWithoutWriteAccess(records: Pick<RecordsService, 'checkTableAccess'>): preParsingAsyncHookHandler {
   return async (request, _reply, payload) => {
     const tableId = Number((request.params as { tid?: string }).tid);
-    // A malformed id is left to the route's parameter validation.
-    if (Number.isInteger(tableId) && tableId > 0) await records.checkTableAccess(actorOf(request), tableId, 'write');
+    // A malformed id is left to the route's parameter validation; one no table can have is
+    // already `noSuchId` (http/path-ids.ts), refused here like any missing table.
+    if (Number.isInteger(tableId)) await records.checkTableAccess(actorOf(request), tableId, 'write');
     return payload;
   };
 }

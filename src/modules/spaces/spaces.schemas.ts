@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { AnyObject, documentedAs, Id } from '../../http/schemas.js';
+import { AnyObject, BodyId, documentedAs, Id } from '../../http/schemas.js';
 
 export const SpaceParams = Type.Object({ sid: Id });
 export const SpaceSummary = Type.Object({ id: Type.Integer(), name: Type.String(), account_id: Type.Integer() });
@@ -26,7 +26,7 @@ export const Member = Type.Object({ user_id: Type.Integer(), email: Type.String(
 /** An enum rather than a union of literals, so a bad role fails with "must be equal to one of the allowed values". */
 export const Role = Type.Unsafe<'admin' | 'editor' | 'reader'>({ enum: ['admin', 'editor', 'reader'] });
 export const MemberAddBody = Type.Object(
-  { user_id: Type.Optional(Id), email: Type.Optional(Type.String({ maxLength: 320 })), role: Role },
+  { user_id: Type.Optional(BodyId), email: Type.Optional(Type.String({ maxLength: 320 })), role: Role },
   { additionalProperties: false },
 );
-export const MemberRemoveBody = Type.Object({ user_id: Id }, { additionalProperties: false });
+export const MemberRemoveBody = Type.Object({ user_id: BodyId }, { additionalProperties: false });

@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { describeNameProblem } from '../../shared/display-name.js';
+import { lookupIdOf } from '../../shared/ids.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { Actor } from '../auth/actor.js';
 import { dropSpaceTables } from '../tables/tables.service.js';
@@ -114,7 +115,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
       if (typeof input.role !== 'string' || !roles.includes(input.role)) throw new ValidationError('Invalid role: must be admin, editor or reader');
       const user =
         typeof input.user_id === 'number'
-          ? await deps.users.findUser(input.user_id)
+          ? await deps.users.findUser(lookupIdOf(input.user_id))
           : typeof input.email === 'string'
             ? await deps.users.findUserByEmail(input.email.trim().toLowerCase())
             : undefined;
@@ -127,7 +128,7 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
     async removeMember(actor: Actor, spaceId: number, userId: number) {
       await loadSpaceForMembers(actor, spaceId);
       assertAccountKey(actor);
-      if ((await spaces.deleteMember(db, spaceId, userId)) === 0) throw new NotFoundError('Member not found', ErrorCode.memberNotFound);
+      if ((await spaces.deleteMember(db, spaceId, lookupIdOf(userId))) === 0) throw new NotFoundError('Member not found', ErrorCode.memberNotFound);
       return { user_id: userId, removed: true as const };
     },
   };

@@ -3,6 +3,7 @@ import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { checkObjectBody } from '../../shared/body-checks.js';
 import { describeNameProblem } from '../../shared/display-name.js';
 import { ErrorCode, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { lookupIdOf } from '../../shared/ids.js';
 import type { Actor } from '../auth/actor.js';
 import type { RecordsService } from '../records/records.service.js';
 import type { SavedViewReader } from '../records/query/saved-view.js';
@@ -66,7 +67,8 @@ export function createSavedViewReader(database: Database): SavedViewReader {
   return {
     async find(reads, tableId, viewId) {
       const { row } = await reads.load(`view:${viewId}`, async () => {
-        const found = await views.findViewWithVersion(database.db, viewId);
+        // A `view_id` no view can have (shared/ids.ts) is looked up as one that does not exist.
+        const found = await views.findViewWithVersion(database.db, lookupIdOf(viewId));
         return { version: found.version, value: { row: found.row } };
       });
       if (!row || row.table_id !== tableId) return undefined;

@@ -69,7 +69,7 @@ export function parseQueryBody(body: unknown, mode: QueryMode): ParsedQuery {
   const paginated = mode === 'query';
   const limit = paginated ? parseInteger(input.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT) : null;
   const offset = paginated ? parseInteger(input.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0) : null;
-  const viewId = input.view_id === undefined ? null : parseInteger(input.view_id, 'view_id', 0, Number.MAX_SAFE_INTEGER, 0);
+  const viewId = parseViewId(input.view_id);
   const appendFilters = parseBoolean(input.append_filters, 'append_filters');
   const search = parseSearch(input.search);
   // Bounds the SQL a body can produce (statement depth and parameter limits of the engines).
@@ -111,6 +111,13 @@ function parseOrderDir(raw: unknown): 'asc' | 'desc' {
 }
 
 // Never clamps: an out-of-range value is the client's mistake and is reported (CONTRACT §4).
+/** 0 (no view) or a view's id; an integer no view can have is simply a view that does not exist (shared/ids.ts). */
+function parseViewId(raw: unknown): number | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0) throw invalidParameter('view_id');
+  return raw;
+}
+
 function parseInteger(raw: unknown, key: string, min: number, max: number, fallback: number): number {
   if (raw === undefined) return fallback;
   if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < min || raw > max) throw invalidParameter(key);
