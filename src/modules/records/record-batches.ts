@@ -67,6 +67,11 @@ export interface BatchDeps {
   confirm(attempt: Attempt): Promise<void>;
   /** Records by id, presented as record get presents them, in the order of `ids`. */
   readRecords(attempt: Attempt, ids: readonly number[]): Promise<RecordObject[]>;
+  /**
+   * Given when `database.db` is a transaction the caller commits (records.service's import
+   * unit): the types' after-commit work is handed to it to run once that commit is done.
+   */
+  afterCommit?(work: () => Promise<void>): void;
 }
 
 /** One record of a batch on its way to the database: its index in `records` and its stored values. */
@@ -166,6 +171,17 @@ export function createRecordBatches(deps: BatchDeps) {
   const { db, dialect } = deps.database;
   const search = recordSearchOf(dialect.name);
 
+  /** A transaction of its own, or, over the caller's transaction (the import unit), that one. */
+  function inTransaction<T>(write: (executor: Database['db']) => Promise<T>): Promise<T> {
+    return db.isTransaction ? write(db) : db.transaction().execute(write);
+  }
+
+  /** The types' work after the commit: now, or after the caller's own commit. */
+  async function afterWrite(work: () => Promise<void>): Promise<void> {
+    if (deps.afterCommit) deps.afterCommit(work);
+    else await work();
+  }
+
   /** Columns of a new record: the table's fields and four system columns. */
   const columnsOf = (attempt: Attempt) => attempt.table.fields.length + 4;
 
@@ -235,10 +251,8 @@ export function createRecordBatches(deps: BatchDeps) {
     const writes: Write[] = values.map((v, offset) => ({ index: firstIndex + offset, values: v }));
     const cleanups = await prepareIo(attempt, writes);
     const timestamp = deps.now();
-    const ids = await commit(attempt, cleanups, () =>
-      db.transaction().execute((trx) => insertAll(trx, attempt, writes, timestamp)),
-    );
-    await settle(attempt, writes, new Map());
+    const ids = await commit(attempt, cleanups, () => inTransaction((trx) => insertAll(trx, attempt, writes, timestamp)));
+    await afterWrite(() => settle(attempt, writes, new Map()));
     return { ids, values, timestamp };
   }
 
@@ -268,14 +282,19 @@ export function createRecordBatches(deps: BatchDeps) {
     return matches;
   }
 
-  return {
+  const batches = {
     insertNew,
+
+    /** create_batch's write: `{records: [{data}, …]}` → the new records' ids, values and creation time. */
+    async create(attempt: Attempt, body: unknown) {
+      assertCanWriteRecords(attempt.actor, attempt.table);
+      const { items } = recordsOf(body, ['records']);
+      return insertNew(attempt, await dataOfItems(items));
+    },
 
     /** `{records: [{data}, …]}` → the created records, in order, as records/create answers each. */
     async createBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
-      assertCanWriteRecords(attempt.actor, attempt.table);
-      const { items } = recordsOf(body, ['records']);
-      const { ids, values, timestamp } = await insertNew(attempt, await dataOfItems(items));
+      const { ids, values, timestamp } = await batches.create(attempt, body);
       const { table, contexts } = attempt;
       // The new rows are exactly what was written: presented without reading them back.
       return presentRecords(ids.map((id, n) => writtenRow(id, timestamp, values[n], table)), table, table.fields, contexts.read);
@@ -309,8 +328,8 @@ export function createRecordBatches(deps: BatchDeps) {
       const writes: Write[] = values.map((v, index) => ({ index, values: v, id: ids[index] }));
       const cleanups = await prepareIo(attempt, writes);
       const timestamp = deps.now();
-      const previous = await commit(attempt, cleanups, () => db.transaction().execute((trx) => updateAll(trx, attempt, writes, timestamp)));
-      await settle(attempt, writes, previous);
+      const previous = await commit(attempt, cleanups, () => inTransaction((trx) => updateAll(trx, attempt, writes, timestamp)));
+      await afterWrite(() => settle(attempt, writes, previous));
       return deps.readRecords(attempt, ids);
     },
 
@@ -319,6 +338,11 @@ export function createRecordBatches(deps: BatchDeps) {
      * whose `match_on` values equal its own, or is created when none does → the records, in order.
      */
     async upsertBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
+      return deps.readRecords(attempt, (await batches.upsert(attempt, body)).ids);
+    },
+
+    /** upsert_batch's write → the records' ids in order, and how many of them were created. */
+    async upsert(attempt: Attempt, body: unknown): Promise<{ ids: number[]; created: number }> {
       const { table } = attempt;
       assertCanWriteRecords(attempt.actor, table);
       const { members, items } = recordsOf(body, ['match_on', 'records']);
@@ -360,7 +384,7 @@ export function createRecordBatches(deps: BatchDeps) {
       const creating = writes.filter((write) => write.id === undefined);
       const updating = writes.filter((write) => write.id !== undefined);
       const previous = await commit(attempt, cleanups, () =>
-        db.transaction().execute(async (trx) => {
+        inTransaction(async (trx) => {
           // One upsert of a table at a time (PostgreSQL; SQLite has one writer): the matches found
           // above must still hold, else another write got in between and this one is refused.
           if (dialect.rowLocks) await records.lockTableRow(trx, table.id);
@@ -373,13 +397,11 @@ export function createRecordBatches(deps: BatchDeps) {
           return updateAll(trx, attempt, updating, timestamp);
         }),
       );
-      await settle(attempt, writes, previous);
-      return deps.readRecords(
-        attempt,
-        writes.map((write) => write.id!),
-      );
+      await afterWrite(() => settle(attempt, writes, previous));
+      return { ids: writes.map((write) => write.id!), created: creating.length };
     },
   };
+  return batches;
 }
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);

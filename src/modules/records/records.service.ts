@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { createMetadataReads, readMetadataVersion, type MetadataCache } from '../../db/metadata-cache.js';
-import { ErrorCode, QueryTimeoutError, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, QueryTimeoutError, ValidationError, ViewNotAuthorizedError, ViewQueryNotFoundError } from '../../shared/errors.js';
 import { rateLimitBucket, type Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
@@ -30,6 +30,7 @@ import { afterCommit, deleteRecords, prepareValuesIo, runCleanups, type RecordsD
 import type { Attempt } from './record-attempt.js';
 import { createRecordBatches, maxBatchRecords } from './record-batches.js';
 import { countIds, idPages, type ExportFormat, type RecordExport } from './record-export.js';
+import { formulaModes, type FormulaMode } from './csv-formulas.js';
 export type { RecordsDeletedListener } from './record-lifecycle.js';
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
@@ -313,6 +314,44 @@ export function createRecordsService(deps: {
       return inserted;
     },
 
+    /**
+     * `tabula import`: `work` writes a file's batches through create_batch's and upsert_batch's
+     * own path (record-batches: every value through its type, refusals naming the record), all
+     * in one transaction, committed when `work` returns and rolled back when it throws. A file
+     * refused anywhere, a syntax error at its last row included, leaves the table as it was
+     * (docs/decisions.md, "CSV import: one unit"). A batch refused by its checks has written
+     * nothing, so the caller may send it again without the refused record. Every statement of
+     * `work` runs on the transaction (SQLite's one connection is the transaction's until the
+     * commit); metadata is read afresh and confirmed before each batch, so a table changed
+     * meanwhile fails the import instead of writing to stale fields.
+     */
+    async importAsOneUnit<T>(actor: Actor, tableId: number, work: (unit: ImportUnit) => Promise<T>): Promise<T> {
+      const attempt = await openAttempt(actor, tableId, false);
+      assertCanWriteRecords(actor, attempt.table);
+      const afterCommit: Array<() => Promise<void>> = [];
+      const result = await db.transaction().execute(async (trx) => {
+        const database: Database = { ...deps.database, db: trx };
+        const inUnit: Attempt = { ...attempt, contexts: new RecordContexts(database, deps.clock, schemaCache, attempt.reads, actor, attempt.table, deps.files) };
+        const unit = createRecordBatches({
+          database,
+          now,
+          confirm: async (current) => current.reads.confirm(await readMetadataVersion(trx)),
+          // Only update_batch and upsert_batch read their records back; the unit answers counts.
+          readRecords: () => Promise.reject(new Error('an import unit reads no records back')),
+          afterCommit: (task) => void afterCommit.push(task),
+        });
+        return work({
+          create: async (body) => (await unit.create(inUnit, body)).ids.length,
+          upsert: async (body) => {
+            const { ids, created } = await unit.upsert(inUnit, body);
+            return { created, updated: ids.length - created };
+          },
+        });
+      });
+      for (const task of afterCommit) await task();
+      return result;
+    },
+
     createBatch(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
       return onTable(actor, tableId, (attempt) => batches.createBatch(attempt, body));
     },
@@ -513,7 +552,7 @@ export function createRecordsService(deps: {
      * export). Access and the body are checked before the answer starts.
      */
     async exportRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordExport> {
-      const { format, query: queryBody } = splitExportBody(body);
+      const { format, formulas, query: queryBody } = splitExportBody(body);
       const started = await throughView(queryBody, () => onTable(actor, tableId, async (attempt) => {
         const { query, where, orderBy, shape, cheapPerRow } = await parse(attempt, queryBody, 'ids');
         const fields = selectFields(attempt.table, query.fields, invalidField);
@@ -532,16 +571,17 @@ export function createRecordsService(deps: {
           });
         }
       }
-      return { format, fields: started.fields, total: countIds(started.ids), pages: pages() };
+      return { format, formulas, fields: started.fields, total: countIds(started.ids), pages: pages() };
     },
 
     /**
      * The command line acts as the owner of the table's account, through an unrestricted account
-     * key of its own (no key row): 400 `Invalid Table` for a table that does not exist.
+     * key of its own (no key row). It sees every account, so a table it does not find does not
+     * exist: `Table 99 not found`, naming the id (the API's `Invalid Table` says nothing to an operator).
      */
     async operatorActor(tableId: number, readOnly: boolean): Promise<Actor> {
       const owner = await records.findTableOwner(db, tableId);
-      if (!owner) throw new ValidationError('Invalid Table', ErrorCode.invalidTable);
+      if (!owner) throw new NotFoundError(`Table ${tableId} not found (no account of this database has a table with that id)`, ErrorCode.tableNotFound);
       return { accountId: owner.accountId, userId: owner.ownerUserId, userEmail: owner.ownerEmail, ownerUserId: owner.ownerUserId, via: 'account_key', keyId: null, keyName: null, readOnly, spaceIds: null };
     },
   };
@@ -555,12 +595,16 @@ export function createRecordsService(deps: {
  */
 export const exportPageSize = 100;
 
-/** An export body is a records/ids body plus `format` (csv, the default, or json). */
-function splitExportBody(body: unknown): { format: ExportFormat; query: unknown } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('format' in body)) return { format: 'csv', query: body };
-  const { format, ...query } = body as Record<string, unknown>;
+/**
+ * An export body is a records/ids body plus `format` (csv, the default, or json) and
+ * `formulas` (escape, the default, or raw: csv-formulas.ts; a JSON export has no formulas).
+ */
+function splitExportBody(body: unknown): { format: ExportFormat; formulas: FormulaMode; query: unknown } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { format: 'csv', formulas: 'escape', query: body };
+  const { format = 'csv', formulas = 'escape', ...query } = body as Record<string, unknown>;
   if (format !== 'csv' && format !== 'json') throw new ValidationError('Invalid parameters: format must be "csv" or "json"');
-  return { format, query };
+  if (!formulaModes.includes(formulas as FormulaMode)) throw new ValidationError('Invalid parameters: formulas must be "escape" or "raw"');
+  return { format, formulas: formulas as FormulaMode, query };
 }
 
 /**
@@ -603,6 +647,14 @@ function fileFieldOf(table: RecordTable, slug: unknown): Field {
   if (!field) throw invalidField(String(slug));
   if (field.type !== 'file') throw new ValidationError(`Invalid field: ${field.slug} is not a file field`, ErrorCode.invalidField);
   return field;
+}
+
+/** What an import writes with inside records.service's `importAsOneUnit`: create_batch and upsert_batch bodies, answering counts. */
+export interface ImportUnit {
+  /** A create_batch body → how many records it created. */
+  create(body: unknown): Promise<number>;
+  /** An upsert_batch body → how many records it created and how many it updated. */
+  upsert(body: unknown): Promise<{ created: number; updated: number }>;
 }
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
