@@ -6,6 +6,16 @@ import { ErrorCode, NotFoundError } from '../shared/errors.js';
 /** Thrown for a wrong command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
 
+/** Thrown when a command ran but did not do all it was asked: its message on stderr, its own exit code. */
+export class CommandFailed extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * Opens the same database a running server uses (SQLite WAL or PostgreSQL), runs `work`,
  * closes it. Only `init` may start a new database (`create`); every other command refuses

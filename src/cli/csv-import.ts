@@ -1,3 +1,4 @@
+import { restoreFormula } from '../modules/records/csv-formulas.js';
 import { UsageError } from './cli-context.js';
 
 /**
@@ -27,12 +28,18 @@ const systemColumns = new Set(['id', 'created_at', 'updated_at', 'title']);
 /** A row that cannot be written: its reason goes to the rejects file. */
 export class RowRejected extends Error {}
 
+/** A header the import cannot take as it is: refused before anything is written. */
+export class HeaderRefused extends Error {}
+
 /**
  * Maps the header to fields: by `--map "Column=slug,…"` when given (every other column
- * ignored), else each column by field slug or name, case-insensitively. File fields are not
+ * ignored: the map says which to take), else each column by field slug or name,
+ * case-insensitively. A column that names no field is refused, unless `ignoreUnknown`; so are
+ * two columns for one field, and a header with no column for any field. The system columns an
+ * export writes (id, created_at, updated_at, title) are skipped, and file fields are not
  * imported (a CSV cell holds a name, not the file).
  */
-export function mapColumns(header: readonly string[], fields: readonly ImportField[], map: string | undefined): ColumnMapping {
+export function mapColumns(header: readonly string[], fields: readonly ImportField[], map: string | undefined, ignoreUnknown = false): ColumnMapping {
   const bySlug = new Map(fields.map((field) => [field.id.toLowerCase(), field]));
   const byName = new Map(fields.map((field) => [field.name.toLowerCase(), field]));
   let explicit: Map<string, string> | undefined;
@@ -47,20 +54,31 @@ export function mapColumns(header: readonly string[], fields: readonly ImportFie
     }
   }
   const ignored: string[] = [];
-  const used = new Set<ImportField>();
+  const unknown: string[] = [];
+  const twice: string[] = [];
+  const used = new Map<ImportField, string>();
   const targets = header.map((column) => {
     const key = column.trim().toLowerCase();
     const field = explicit ? bySlug.get(explicit.get(key) ?? '') : (bySlug.get(key) ?? byName.get(key));
     if (!field) {
       if (explicit) ignored.push(`${column} (not in --map)`);
-      else if (!systemColumns.has(key)) ignored.push(`${column} (no such field)`);
+      else if (ignoreUnknown) ignored.push(`${column} (no such field)`);
+      else if (!systemColumns.has(key)) unknown.push(JSON.stringify(column));
       return null;
     }
     if (field.type === 'file') return void ignored.push(`${column} (file fields are not imported)`), null;
-    if (used.has(field)) return void ignored.push(`${column} (${field.id} already has a column)`), null;
-    used.add(field);
+    if (used.has(field)) return void twice.push(`${JSON.stringify(used.get(field))} and ${JSON.stringify(column)} both go to ${field.id}`), null;
+    used.set(field, column);
     return field;
   });
+  const slugs = `the table's fields are ${fields.map((field) => field.id).join(', ') || '(none)'}`;
+  if (unknown.length > 0) {
+    throw new HeaderRefused(
+      `the header (line 1) names no field in column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; ${slugs}. Map a column with --map "Column=slug,…" or skip the unknown ones with --ignore-unknown`,
+    );
+  }
+  if (twice.length > 0) throw new HeaderRefused(`the header (line 1) has two columns for one field: ${twice.join('; ')}. Choose one with --map "Column=slug,…"`);
+  if (used.size === 0) throw new HeaderRefused(`no column of the header (line 1) names a field of the table; ${slugs}`);
   return { targets, ignored };
 }
 
@@ -131,11 +149,16 @@ export function convertCell(cell: string, field: ImportField, titles: TitleIndex
   }
 }
 
-/** A CSV row → a record's data, by the mapping. */
-export function convertRow(row: readonly string[], mapping: ColumnMapping, titles: ReadonlyMap<string, TitleIndex>): Record<string, unknown> {
+/**
+ * A CSV row → a record's data, by the mapping. With `restoreFormulas` (the default `--formulas
+ * escape`), the `'` an export puts before text a spreadsheet would run is taken off first.
+ */
+export function convertRow(row: readonly string[], mapping: ColumnMapping, titles: ReadonlyMap<string, TitleIndex>, restoreFormulas = true): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   mapping.targets.forEach((field, index) => {
-    if (field) data[field.id] = convertCell(row[index] ?? '', field, titles.get(field.id));
+    if (!field) return;
+    const cell = row[index] ?? '';
+    data[field.id] = convertCell(restoreFormulas ? restoreFormula(cell) : cell, field, titles.get(field.id));
   });
   return data;
 }

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
-import { parse } from 'csv-parse';
-import { stringify } from 'csv-stringify/sync';
 import { SingleBar } from 'cli-progress';
 import type { Services } from '../container.js';
 import type { Actor } from '../modules/auth/actor.js';
+import type { ImportUnit } from '../modules/records/records.service.js';
 import { AppError } from '../shared/errors.js';
-import { convertRow, mapColumns, rejectedIndex, RowRejected, type ColumnMapping, type ImportField, type TitleIndex } from './csv-import.js';
-import { parseId, splitList, UsageError, withContainer } from './cli-context.js';
+import { convertRow, HeaderRefused, mapColumns, rejectedIndex, RowRejected, type ColumnMapping, type ImportField, type TitleIndex } from './csv-import.js';
+import { CsvSyntaxError, lineOf, readCsvRows, type CsvRow } from './csv-rows.js';
+import { ImportReport } from './import-report.js';
+import { CommandFailed, parseId, splitList, UsageError, withContainer } from './cli-context.js';
 import { defineCommand, usageError } from './command-spec.js';
-import { writeWithBackpressure } from './records-export.command.js';
 
 /** Records per create_batch / upsert_batch call: the batch endpoints' limit. */
 const batchSize = 1000;
@@ -16,9 +16,15 @@ const batchSize = 1000;
 const progressEvery = 10_000;
 
 interface PendingRow {
-  cells: string[];
+  row: CsvRow;
   data: Record<string, unknown>;
 }
+
+/** Exit code of an import written without the rows it rejected (`--skip-rejected`); 1 is "nothing written". */
+const exitSkippedRows = 3;
+
+/** Thrown inside the import unit to roll it back once every row has been seen: rows were rejected. */
+class RowsRejected extends Error {}
 
 /** Every title of a lookup's target table → its record id, read through the export path. */
 async function indexTitles(services: Services, actor: Actor, tableId: number): Promise<TitleIndex> {
@@ -36,21 +42,31 @@ async function indexTitles(services: Services, actor: Actor, tableId: number): P
 export const runImport = defineCommand(
   {
     name: 'import',
-    synopsis: 'import --table ID FILE.csv [--map "Column=slug,…"] [--upsert slug,…] [--rejects FILE]',
-    summary: 'add (or upsert) records from a CSV file',
+    synopsis: 'import --table ID FILE.csv [--map "Column=slug,…"] [--ignore-unknown] [--upsert slug,…] [--skip-rejected] [--rejects FILE] [--formulas escape|raw]',
+    summary: 'add (or upsert) records from a CSV file, all or nothing',
     description: [
-      'Reads a CSV file with a header row and writes its rows as records, 1,000 per create_batch (or upsert_batch with --upsert).',
-      'Columns go to fields by slug or name (case-insensitive), or as --map says; other columns are reported and ignored, and so are file fields.',
+      'Reads a CSV file with a header row and writes its rows as records through create_batch (or upsert_batch with --upsert), 1,000 at a time,',
+      'all in one transaction: the table changes only if the whole file was read and every row accepted (or, with --skip-rejected, every other row).',
+      'A file that is not valid CSV, even at its last line, writes nothing.',
+      'Columns go to fields by slug or name (case-insensitive), or as --map says (then every other column is ignored).',
+      'A column that names no field refuses the file before anything is written (the message lists the fields), unless --ignore-unknown;',
+      "the columns an export adds (id, created_at, updated_at) are skipped, and so are file fields.",
+      'A row with more or fewer cells than the header, or whose values are refused, is rejected with its line number.',
       'Cells: empty = null; numbers; checkbox true/false, yes/no, 1/0; select values and users (e-mail) as is, several split on commas;',
-      'lookups by the target record\'s title or id; dates, datetimes and the rest as the write API takes them.',
-      'A row refused (by its conversion or by the API) goes to the rejects file with its reason, and the rest of its batch is written.',
-      'Acts as the owner of the table\'s account. Progress on stderr; a summary on stdout.',
+      "lookups by the target record's title or id; dates, datetimes and the rest as the write API takes them.",
+      "A text cell that starts with ' followed by = + - @, a tab or a carriage return has that ' taken off (tabula export puts it there); --formulas raw keeps cells as they are.",
+      'Always prints a summary on stdout: imported N, updated M, rejected K (then "; nothing written" if so), then each rejected row as "line L: reason".',
+      `Exit code: 0 every row written; 1 nothing written (a refused header, a syntax error, a rejected row, any failure); ${exitSkippedRows} written without the rejected rows (--skip-rejected).`,
+      "On SQLite the import holds the database's one write lock until it ends (docs/operations.md). Acts as the owner of the table's account.",
     ].join('\n'),
     options: {
       table: { type: 'string', value: 'ID', help: 'the table id' },
       map: { type: 'string', value: '"Column=slug,…"', help: 'which column goes to which field (every other column is ignored)' },
+      'ignore-unknown': { type: 'boolean', help: 'skip columns that name no field instead of refusing the file' },
       upsert: { type: 'string', value: 'slug,…', help: 'update the record matching these fields (upsert_batch match_on) instead of adding one' },
-      rejects: { type: 'string', value: 'FILE', help: 'write refused rows there, each with a reason column' },
+      'skip-rejected': { type: 'boolean', help: 'write the accepted rows even if some are rejected (exit code 3) instead of writing nothing' },
+      rejects: { type: 'string', value: 'FILE', help: 'write the rejected rows there, each with its line and reason in a last column' },
+      formulas: { type: 'string', value: 'escape|raw', help: "escape (default): take off the ' an export puts before text a spreadsheet would run; raw: cells as they are" },
     },
     positionals: [['FILE.csv', 'the CSV file, with a header row']],
     json: false,
@@ -61,81 +77,107 @@ export const runImport = defineCommand(
     const tableId = parseId(values.table, '--table');
     const file = positionals[0];
     const matchOn = splitList(values.upsert, '--upsert');
+    const formulas = values.formulas ?? 'escape';
+    if (formulas !== 'escape' && formulas !== 'raw') throw usageError(spec, `--formulas must be escape or raw, got ${JSON.stringify(formulas)}`);
     if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
     await withContainer(values.data, async ({ services }) => {
       const actor = await services.records.operatorActor(tableId, false);
       const table = (await services.tables.getTable(actor, tableId)) as unknown as { fields: ImportField[] };
-      const input = fs.createReadStream(file).pipe(parse({ bom: true, relax_column_count: true }));
-      const rejects = values.rejects ? fs.createWriteStream(values.rejects) : undefined;
+      const report = new ImportReport(values.rejects);
+      const { rows, parser } = readCsvRows(file);
       const bar = process.stderr.isTTY ? new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {percentage}% {rows} rows' }) : undefined;
-      const totalBytes = fs.statSync(file).size;
-      let header: string[] | undefined;
-      let mapping: ColumnMapping | undefined;
-      const titles = new Map<string, TitleIndex>();
-      let [read, imported, updated, rejected, reported] = [0, 0, 0, 0, 0];
-      let batch: PendingRow[] = [];
-
-      const reject = async (cells: readonly string[], reason: string) => {
-        rejected += 1;
-        if (rejects) await writeWithBackpressure(rejects, stringify([[...cells, reason]]));
-        else if (rejected <= 10) process.stderr.write(`rejected: ${reason}\n`);
-      };
-      const countTable = async () => (await services.records.countRecords(actor, tableId, {})).total;
-
-      /** Writes the batch; a refused record is rejected and the rest sent again, so a batch is written whole or not at all. */
-      const flush = async () => {
-        while (batch.length > 0) {
-          const records = batch.map((row) => ({ data: row.data }));
-          try {
-            if (matchOn) {
-              const before = await countTable();
-              await services.records.upsertBatch(actor, tableId, { match_on: matchOn, records });
-              const created = (await countTable()) - before;
-              imported += created;
-              updated += records.length - created;
-            } else {
-              imported += (await services.records.createBatch(actor, tableId, { records })).length;
-            }
-            batch = [];
-          } catch (error) {
-            const index = error instanceof AppError ? rejectedIndex(error.message) : undefined;
-            if (index === undefined || index >= batch.length) throw error;
-            const [row] = batch.splice(index, 1);
-            await reject(row.cells, (error as Error).message.replace(/^records\[\d+\]: /, ''));
-          }
-        }
-        if (bar) bar.update(input.info.bytes, { rows: read });
-        else if (Math.floor(read / progressEvery) > Math.floor(reported / progressEvery)) process.stderr.write(`… ${(reported = read)} rows read\n`);
-      };
-
-      bar?.start(totalBytes, 0, { rows: 0 });
+      let read = 0;
+      let reported = 0;
+      let written = false;
       try {
-        for await (const cells of input as AsyncIterable<string[]>) {
-          if (!header) {
-            header = cells;
-            mapping = mapColumns(header, table.fields, values.map);
-            if (mapping.ignored.length > 0) process.stderr.write(`ignored columns: ${mapping.ignored.join('; ')}\n`);
-            for (const field of mapping.targets) if (field?.type === 'lookup' && field.table_id !== undefined) titles.set(field.id, await indexTitles(services, actor, field.table_id));
-            if (rejects) await writeWithBackpressure(rejects, stringify([[...header, 'reason']]));
-            continue;
+        const iterator = rows[Symbol.asyncIterator]();
+        const first = await iterator.next();
+        if (first.done) throw new HeaderRefused('the file is empty: it needs a header row');
+        const header = first.value.cells;
+        const mapping = mapColumns(header, table.fields, values.map, values['ignore-unknown']);
+        report.ignored = mapping.ignored;
+        const missing = matchOn?.filter((slug) => !mapping.targets.some((field) => field?.id === slug));
+        if (missing?.length) throw new HeaderRefused(`--upsert ${missing.join(', ')}: the header (line 1) has no column for ${missing.length > 1 ? 'these fields' : 'this field'}`);
+        if (mapping.ignored.length > 0) process.stderr.write(`ignored columns: ${mapping.ignored.join('; ')}\n`);
+        // Read before the unit starts: within it, every statement runs on its transaction.
+        const titles = new Map<string, TitleIndex>();
+        for (const field of mapping.targets) if (field?.type === 'lookup' && field.table_id !== undefined) titles.set(field.id, await indexTitles(services, actor, field.table_id));
+        await report.start(header);
+        bar?.start(fs.statSync(file).size, 0, { rows: 0 });
+        const onProgress = () => {
+          if (bar) bar.update(parser.info.bytes, { rows: read });
+          else if (Math.floor(read / progressEvery) > Math.floor(reported / progressEvery)) process.stderr.write(`… ${(reported = read)} rows read\n`);
+        };
+        await services.records.importAsOneUnit(actor, tableId, async (unit) => {
+          const writer = batchWriter(unit, matchOn, report);
+          for await (const row of { [Symbol.asyncIterator]: () => iterator }) {
+            read += 1;
+            if (row.cells.length !== header.length) {
+              await report.reject(lineOf(row), row.cells, `${row.cells.length} cell${row.cells.length === 1 ? '' : 's'} where the header has ${header.length}`);
+              continue;
+            }
+            try {
+              await writer.add({ row, data: convertRow(row.cells, mapping, titles, formulas === 'escape') }, onProgress);
+            } catch (error) {
+              if (!(error instanceof RowRejected)) throw error;
+              await report.reject(lineOf(row), row.cells, error.message);
+            }
           }
-          read += 1;
-          try {
-            batch.push({ cells, data: convertRow(cells, mapping!, titles) });
-          } catch (error) {
-            if (!(error instanceof RowRejected)) throw error;
-            await reject(cells, error.message);
-          }
-          if (batch.length === batchSize) await flush();
+          await writer.flush(onProgress);
+          if (report.rejected > 0 && !values['skip-rejected']) throw new RowsRejected();
+        });
+        written = true;
+      } catch (error) {
+        if (error instanceof RowsRejected) {
+          const accepted = report.created + report.updated;
+          throw new CommandFailed(`${report.rejected} row${report.rejected > 1 ? 's' : ''} rejected, so nothing was written (an import is all or nothing): fix ${report.rejected > 1 ? 'them' : 'it'} and run the import again${accepted > 0 ? `, or pass --skip-rejected to write the other ${accepted}` : ''}`, 1);
         }
-        await flush();
+        if (error instanceof HeaderRefused || error instanceof CsvSyntaxError) throw new CommandFailed(`${error.message}; nothing was written`, 1);
+        throw error;
       } finally {
         bar?.stop();
-        if (rejects) await new Promise<void>((resolve) => rejects.end(resolve));
+        parser.destroy();
+        await report.close();
+        // Always a summary, also when nothing was written.
+        report.print(written);
       }
-      const ignored = mapping && mapping.ignored.length > 0 ? `; ignored columns: ${mapping.ignored.join('; ')}` : '';
-      const where = rejected > 0 ? (values.rejects ? ` (see ${values.rejects})` : ' (rerun with --rejects FILE to keep them)') : '';
-      process.stdout.write(`imported ${imported}, updated ${updated}, rejected ${rejected}${where}${ignored}\n`);
+      if (report.rejected > 0) throw new CommandFailed(`${report.rejected} row${report.rejected > 1 ? 's' : ''} rejected and skipped (--skip-rejected); the others were written`, exitSkippedRows);
     });
   },
 );
+
+/**
+ * Rows to the unit a batch of 1,000 at a time. A record refused by the batch's checks (which
+ * write nothing) is rejected and the rest sent again, so each batch goes in whole.
+ */
+function batchWriter(unit: ImportUnit, matchOn: string[] | undefined, report: ImportReport) {
+  let batch: PendingRow[] = [];
+  const flush = async (onProgress: () => void) => {
+    while (batch.length > 0) {
+      const records = batch.map((pending) => ({ data: pending.data }));
+      try {
+        if (matchOn) {
+          const { created, updated } = await unit.upsert({ match_on: matchOn, records });
+          report.created += created;
+          report.updated += updated;
+        } else {
+          report.created += await unit.create({ records });
+        }
+        batch = [];
+      } catch (error) {
+        const index = error instanceof AppError ? rejectedIndex(error.message) : undefined;
+        if (index === undefined || index >= batch.length) throw error;
+        const [refused] = batch.splice(index, 1);
+        await report.reject(lineOf(refused.row), refused.row.cells, (error as Error).message.replace(/^records\[\d+\]: /, ''));
+      }
+    }
+    onProgress();
+  };
+  return {
+    flush,
+    async add(pending: PendingRow, onProgress: () => void) {
+      batch.push(pending);
+      if (batch.length === batchSize) await flush(onProgress);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 /** The `tabula` command line: one subcommand per module command file, usage, exit codes. */
 import fs from 'node:fs';
 import { runAccounts, runInit } from './accounts.command.js';
-import { UsageError } from './cli-context.js';
+import { CommandFailed, UsageError } from './cli-context.js';
 import { runFiles } from './files.command.js';
 import { runExport } from './records-export.command.js';
 import { runImport } from './records-import.command.js';
@@ -78,6 +78,10 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`tabula ${name}: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof CommandFailed) {
+      process.stderr.write(`tabula ${name}: ${error.message}\n`);
+      return error.exitCode;
     }
     process.stderr.write(`tabula ${name}: ${describeFailure(error)}\n`);
     return 1;

@@ -61,10 +61,13 @@ describe('tabula export and import', () => {
     const json = await cli.run('export', '--table', String(tableId), '--format', 'json', '--out', file('exported.json'));
     expect(json).toMatchObject({ code: 0, stdout: 'exported 2 records\n' });
     expect(JSON.parse(fs.readFileSync(file('exported.json'), 'utf8'))).toEqual(await post(`/api/table/${tableId}/records/query`, {}));
-    expect(await cli.run('export', '--table', '999')).toMatchObject({ code: 1, stderr: expect.stringContaining('Invalid Table') });
+    const missing = 'Table 999 not found (no account of this database has a table with that id)';
+    expect(await cli.run('export', '--table', '999')).toMatchObject({ code: 1, stderr: `tabula export: ${missing}\n` });
+    fs.writeFileSync(file('any.csv'), 'name\nx\n');
+    expect(await cli.run('import', '--table', '999', file('any.csv'))).toMatchObject({ code: 1, stderr: `tabula import: ${missing}\n` });
   });
 
-  it('import writes the good rows, rejects the bad ones with a reason; --upsert updates instead of duplicating', { timeout: cliTestTimeout }, async () => {
+  it('import is all or nothing: rejected rows (with their lines) write nothing, --skip-rejected writes the others; --upsert updates instead of duplicating', { timeout: cliTestTimeout }, async () => {
     const tableId = await newTable('Imported');
     const csv = [
       'Name,amount,DONE,Status,Tags,Owner,Companies,Day,Extra',
@@ -74,14 +77,22 @@ describe('tabula export and import', () => {
       'four,4,1,Closed,blue,,2,,x',
     ].join('\n');
     fs.writeFileSync(file('in.csv'), `${csv}\n`);
-    const result = await cli.run('import', '--table', String(tableId), file('in.csv'), '--rejects', file('rejects.csv'));
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe(`imported 2, updated 0, rejected 2 (see ${file('rejects.csv')}); ignored columns: Extra (no such field)\n`);
+    const strict = await cli.run('import', '--table', String(tableId), file('in.csv'), '--ignore-unknown');
+    const rejectLines = ['line 3: amount: "abc" is not a number', expect.stringMatching(/^line 4: .*status: "Nope"/), ''];
+    expect(strict.code).toBe(1);
+    expect(strict.stdout.split('\n')).toEqual(['imported 0, updated 0, rejected 2; ignored columns: Extra (no such field); nothing written', ...rejectLines]);
+    expect(strict.stderr).toContain('tabula import: 2 rows rejected, so nothing was written (an import is all or nothing): fix them and run the import again, or pass --skip-rejected to write the other 2\n');
+    expect(await post(`/api/table/${tableId}/records/query`, {})).toEqual([]);
+
+    const result = await cli.run('import', '--table', String(tableId), file('in.csv'), '--ignore-unknown', '--skip-rejected', '--rejects', file('rejects.csv'));
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stdout.split('\n')).toEqual([`imported 2, updated 0, rejected 2 (see ${file('rejects.csv')}); ignored columns: Extra (no such field)`, ...rejectLines]);
+    expect(result.stderr).toContain('tabula import: 2 rows rejected and skipped (--skip-rejected); the others were written\n');
     const rejects = rowsOf(fs.readFileSync(file('rejects.csv'), 'utf8'));
     expect(rejects.map((row) => [row[0], row.at(-1)])).toEqual([
       ['Name', 'reason'],
-      ['two', 'amount: "abc" is not a number'],
-      ['three', expect.stringMatching(/status/)],
+      ['two', 'line 3: amount: "abc" is not a number'],
+      ['three', expect.stringMatching(/^line 4: .*status: "Nope"/)],
     ]);
     const records = await post(`/api/table/${tableId}/records/query`, { order_by: 'id' });
     expect(records.map((record: any) => record.data)).toEqual([
@@ -123,6 +134,97 @@ describe('tabula export and import', () => {
     expect(await cli.ok('import', '--table', String(copy), file('source.csv'))).toBe('imported 3, updated 0, rejected 0\n');
     const copied = (await cli.run('export', '--table', String(copy))).stdout;
     expect(valuesOf(copied)).toEqual(valuesOf(fs.readFileSync(file('source.csv'), 'utf8')));
+  });
+
+  it('export puts a quote before text a spreadsheet would run (numbers stay numbers); import takes it off: the round trip is exact', { timeout: cliTestTimeout }, async () => {
+    const formulaFields = [
+      { id: 'name', name: 'Name', type: 'text' },
+      { id: 'amount', name: 'Amount', type: 'number' },
+      { id: 'day', name: 'Day', type: 'date' },
+      { id: 'status', name: 'Status', type: 'select', options: [{ value: '-minus' }, { value: 'plain' }] },
+    ];
+    const source = (await post(`/api/space/${spaceId}/tables/create`, { name: 'Formulas', fields: formulaFields })).id as number;
+    const texts = ['=1+1', '+x', '-x', '@x', '\tx', '\rx', "'=x", "''+y", "'plain", 'plain', '=HYPERLINK("https://example.com","click")', '', 'a=b'];
+    await post(`/api/table/${source}/records/create_batch`, {
+      records: texts.map((name, n) => ({ data: { name: name === '' ? null : name, amount: n === 0 ? -5 : n, day: '2026-03-04', status: n % 2 === 0 ? '-minus' : 'plain' } })),
+    });
+    const escaped = (await cli.run('export', '--table', String(source))).stdout;
+    const cells = valuesOf(escaped);
+    expect(cells[0]).toEqual(['name', 'amount', 'day', 'status']);
+    expect(cells.slice(1).map((row) => row[0])).toEqual(["'=1+1", "'+x", "'-x", "'@x", "'\tx", "'\rx", "''=x", "'''+y", "'plain", 'plain', `'=HYPERLINK("https://example.com","click")`, '', 'a=b']);
+    expect(cells[1].slice(1)).toEqual(['-5', '2026-03-04', "'-minus"]);
+    expect(cells[2].slice(1)).toEqual(['1', '2026-03-04', 'plain']);
+    fs.writeFileSync(file('formulas.csv'), escaped);
+    const copy = (await post(`/api/space/${spaceId}/tables/create`, { name: 'Formulas copy', fields: formulaFields })).id as number;
+    expect(await cli.ok('import', '--table', String(copy), file('formulas.csv'))).toBe(`imported ${texts.length}, updated 0, rejected 0\n`);
+    const dataOf = async (tableId: number) => (await post(`/api/table/${tableId}/records/query`, { order_by: 'id' })).map((record: any) => record.data);
+    const original = await dataOf(source);
+    expect(await dataOf(copy)).toEqual(original);
+    expect(original[0]).toEqual({ name: '=1+1', amount: -5, day: '2026-03-04', status: '-minus' });
+
+    // --formulas raw on both sides: cells as stored, read as they are.
+    const raw = (await cli.run('export', '--table', String(source), '--formulas', 'raw')).stdout;
+    expect(valuesOf(raw).slice(1).map((row) => row[0])).toEqual(texts);
+    fs.writeFileSync(file('formulas-raw.csv'), raw);
+    const rawCopy = (await post(`/api/space/${spaceId}/tables/create`, { name: 'Formulas raw copy', fields: formulaFields })).id as number;
+    await cli.ok('import', '--table', String(rawCopy), file('formulas-raw.csv'), '--formulas', 'raw');
+    expect(await dataOf(rawCopy)).toEqual(original);
+    expect(await cli.run('export', '--table', String(source), '--formulas', 'off')).toMatchObject({ code: 2, stderr: expect.stringContaining('--formulas must be escape or raw') });
+  });
+
+  describe('a malformed file leaves the table exactly as it was, with a summary and exit code 1', () => {
+    let tableId: number;
+    let before: unknown;
+    const snapshot = () => post(`/api/table/${tableId}/records/query`, { order_by: 'id', limit: 1000 });
+    const importFile = (name: string, text: string, ...flags: string[]) => {
+      fs.writeFileSync(file(name), text);
+      return cli.run('import', '--table', String(tableId), file(name), ...flags);
+    };
+
+    beforeAll(async () => {
+      tableId = await newTable('Strict');
+      await post(`/api/table/${tableId}/records/create_batch`, { records: [{ data: { name: 'kept', amount: 1 } }, { data: { name: 'also kept', tags: ['red'] } }] });
+      before = await snapshot();
+    });
+
+    it('a column that names no field: refused before anything is written, naming it and the fields', { timeout: cliTestTimeout }, async () => {
+      const result = await importFile('unknown.csv', 'name,Bogus,amount\nx,y,1\n');
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: 'imported 0, updated 0, rejected 0; nothing written\n',
+        stderr: 'tabula import: the header (line 1) names no field in column "Bogus"; the table\'s fields are name, amount, done, status, tags, owner, companies, day. Map a column with --map "Column=slug,…" or skip the unknown ones with --ignore-unknown; nothing was written\n',
+      });
+      expect(await snapshot()).toEqual(before);
+      const none = await importFile('none.csv', 'Bogus\ny\n', '--ignore-unknown');
+      expect(none).toMatchObject({ code: 1, stdout: 'imported 0, updated 0, rejected 0; nothing written\n', stderr: expect.stringContaining('no column of the header (line 1) names a field of the table') });
+      expect(await importFile('empty.csv', '')).toMatchObject({ code: 1, stdout: 'imported 0, updated 0, rejected 0; nothing written\n', stderr: expect.stringContaining('the file is empty') });
+      expect(await importFile('twice.csv', 'name,Name\na,b\n')).toMatchObject({ code: 1, stderr: expect.stringContaining('"name" and "Name" both go to name') });
+      expect(await importFile('upsert.csv', 'amount\n1\n', '--upsert', 'name')).toMatchObject({ code: 1, stderr: expect.stringContaining('--upsert name: the header (line 1) has no column for this field') });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('rows wider or narrower than the header: rejected with their line numbers, nothing written', { timeout: cliTestTimeout }, async () => {
+      const result = await importFile('width.csv', 'name,amount\na,1\nb\n"c\nstill c",3,extra\n\nd,4\n');
+      expect(result.code).toBe(1);
+      expect(result.stdout.split('\n')).toEqual(['imported 0, updated 0, rejected 2; nothing written', 'line 3: 1 cell where the header has 2', 'line 4: 3 cells where the header has 2', '']);
+      expect(result.stderr).toContain('2 rows rejected, so nothing was written (an import is all or nothing): fix them and run the import again, or pass --skip-rejected to write the other 2');
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('an unclosed quote at row 2,501 of 3,000: nothing written (2,000 rows were in batches); the fixed file then imports once', { timeout: cliTestTimeout }, async () => {
+      const rows = Array.from({ length: 3000 }, (_, n) => `row ${n + 1},${n + 1}`);
+      const broken = [...rows];
+      broken[2500] = '"row 2501,2501';
+      const result = await importFile('unclosed.csv', `name,amount\n${broken.join('\n')}\n`);
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: 'imported 0, updated 0, rejected 0; nothing written\n',
+        stderr: expect.stringMatching(/^tabula import: line 2502: not valid CSV \(Quote Not Closed: .*\); nothing was written\n$/),
+      });
+      expect(await snapshot()).toEqual(before);
+      expect(await importFile('fixed.csv', `name,amount\n${rows.join('\n')}\n`)).toMatchObject({ code: 0, stdout: 'imported 3000, updated 0, rejected 0\n' });
+      expect((await post(`/api/table/${tableId}/records/count`, {})).count).toBe(3002);
+    });
   });
 
   it('export runs with a young generation of 8 MB a semi-space, re-executed once; a size the operator set is kept; import and the rest keep V8\'s sizing', { timeout: cliTestTimeout }, async () => {

@@ -80,6 +80,36 @@ describe('records/export', () => {
     expect(beta[header.indexOf('status')]).toBe('');
   });
 
+  it('csv: text a spreadsheet would run gets a quote before it (numbers stay numbers); formulas "raw" writes it as stored; json is never changed', async () => {
+    const fields = [
+      { id: 'name', name: 'Name', type: 'text' },
+      { id: 'amount', name: 'Amount', type: 'number' },
+      { id: 'day', name: 'Day', type: 'date' },
+      { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: [{ value: '@here' }, { value: 'ok' }] },
+    ];
+    const formulaTable = (await createTable(ctx, world, spaceId, { name: 'Formulas', fields })).id;
+    const names = ['=HYPERLINK("https://example.com","x")', '+1', '-x', '@SUM(A1)', '\tx', '\rx', "'=x", "'x", 'x=1'];
+    const records = names.map((name, n) => ({ data: { name, amount: -5 - n, day: '2026-01-02', tags: n === 0 ? ['@here', 'ok'] : ['ok'] } }));
+    expect((await post(`/api/table/${formulaTable}/records/create_batch`, { records })).status).toBe(200);
+    const exported = async (body: Record<string, unknown>) => {
+      const response = await post(`/api/table/${formulaTable}/records/export`, { order_by: 'id', ...body });
+      expect(response.status).toBe(200);
+      return rowsOf(response.body).slice(1).map((row) => row.slice(3));
+    };
+    const escaped = await exported({});
+    expect(escaped.map((row) => row[0])).toEqual(["'=HYPERLINK(\"https://example.com\",\"x\")", "'+1", "'-x", "'@SUM(A1)", "'\tx", "'\rx", "''=x", "'x", 'x=1']);
+    expect(escaped[0].slice(1)).toEqual(['-5', '2026-01-02', "'@here, ok"]);
+    expect(await exported({ formulas: 'escape' })).toEqual(escaped);
+    const raw = await exported({ formulas: 'raw' });
+    expect(raw.map((row) => row[0])).toEqual(names);
+    expect(raw[0].slice(1)).toEqual(['-5', '2026-01-02', '@here, ok']);
+    const json = await post(`/api/table/${formulaTable}/records/export`, { order_by: 'id', format: 'json' });
+    expect((json.body as Array<{ data: { name: string } }>).map((record) => record.data.name)).toEqual(names);
+    const refused = await post(`/api/table/${formulaTable}/records/export`, { formulas: 'off' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'invalid_parameters', message: 'Invalid parameters: formulas must be "escape" or "raw"' });
+  });
+
   it('json: the record objects exactly as records/query answers them', async () => {
     const response = await exportOf({ format: 'json', fields: ['amount', 'name'] });
     expect(response.status).toBe(200);

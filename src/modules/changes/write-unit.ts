@@ -64,6 +64,33 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
       return result;
     },
 
+    /**
+     * A unit over a transaction its caller commits (CSV import: a file is one write). `run` works
+     * on that transaction and keeps the changes; `finish`, called last inside it, appends them
+     * all (taking the change-log lock only then, so other writers wait for the final append and
+     * commit, never for the whole import); `committed` wakes the feed after the caller's commit.
+     * The changes wait in memory until `finish` (a few hundred bytes a record).
+     */
+    within(trx: Db) {
+      const pending: Array<{ scope: WriteScope; who: ChangeActor; changes: ChangeDraft[] }> = [];
+      return {
+        async run<T>(scope: WriteScope, work: (trx: Db, changes: ChangeDraft[]) => Promise<T>): Promise<T> {
+          // No session writes through here (the command line acts with a key of its own): no look-up inside the transaction.
+          const who = changeActorOf(scope.actor, undefined);
+          const changes: ChangeDraft[] = [];
+          const answer = await work(trx, changes);
+          if (changes.length > 0) pending.push({ scope, who, changes });
+          return answer;
+        },
+        async finish(): Promise<void> {
+          for (const { scope, who, changes } of pending) await append(trx, scope, who, changes);
+        },
+        committed(): void {
+          if (pending.length > 0) for (const listener of committedListeners) listener();
+        },
+      };
+    },
+
     /** Hears of every commit that appended changes in this process (the feed's in-process wake-up). */
     onCommitted(listener: () => void): () => void {
       committedListeners.add(listener);

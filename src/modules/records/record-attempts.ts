@@ -35,6 +35,7 @@ export function createAttemptRunner(deps: { database: Database; clock: Clock; me
   }
 
   return {
+    schemaCache,
     openAttempt,
 
     /**

@@ -72,7 +72,12 @@ export interface BatchDeps {
   /** Records by id, presented as record get presents them, in the order of `ids`. */
   readRecords(attempt: Attempt, ids: readonly number[]): Promise<RecordObject[]>;
   /** The one way records are written: rows and their changes in one transaction. */
-  unit: WriteUnit;
+  unit: Pick<WriteUnit, 'run'>;
+  /**
+   * Given when the unit runs inside a transaction the caller commits (records.service's import
+   * unit): the types' after-commit work is handed to it to run once that commit is done.
+   */
+  afterCommit?(work: () => Promise<void>): void;
 }
 
 /** One record of a batch on its way to the database: its index in `records` and its stored values. */
@@ -172,6 +177,12 @@ export function createRecordBatches(deps: BatchDeps) {
   const { db, dialect } = deps.database;
   const search = recordSearchOf(dialect.name);
 
+  /** The types' work after the commit: now, or after the caller's own commit. */
+  async function afterWrite(work: () => Promise<void>): Promise<void> {
+    if (deps.afterCommit) deps.afterCommit(work);
+    else await work();
+  }
+
   /** Columns of a new record: the table's fields and four system columns. */
   const columnCountOf = (attempt: Attempt) => attempt.table.fields.length + 4;
 
@@ -265,7 +276,7 @@ export function createRecordBatches(deps: BatchDeps) {
         changes.push(...draftsOf('record.created', created.map((record) => [record.id, null, record.data])));
       }),
     );
-    await settle(attempt, writes, new Map());
+    await afterWrite(() => settle(attempt, writes, new Map()));
     return created;
   }
 
@@ -295,7 +306,7 @@ export function createRecordBatches(deps: BatchDeps) {
     return matches;
   }
 
-  return {
+  const batches = {
     insertNew,
 
     /** `{records: [{data}, …]}` → the created records, in order, as records/create answers each. */
@@ -303,6 +314,11 @@ export function createRecordBatches(deps: BatchDeps) {
       assertCanWriteRecords(attempt.actor, attempt.table);
       const { items } = recordsOf(body, ['records']);
       return insertNew(attempt, await dataOfItems(items));
+    },
+
+    /** create_batch's write for an import: `{records: [{data}, …]}` → how many records it created. */
+    async create(attempt: Attempt, body: unknown): Promise<number> {
+      return (await batches.createBatch(attempt, body)).length;
     },
 
     /** `{records: [{id, data}, …]}`: each record changes as record/update changes it → the updated records, in order. */
@@ -344,7 +360,7 @@ export function createRecordBatches(deps: BatchDeps) {
           });
         }),
       );
-      await settle(attempt, writes, previous);
+      await afterWrite(() => settle(attempt, writes, previous));
       return deps.readRecords(attempt, ids);
     },
 
@@ -353,6 +369,11 @@ export function createRecordBatches(deps: BatchDeps) {
      * whose `match_on` values equal its own, or is created when none does → the records, in order.
      */
     async upsertBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
+      return deps.readRecords(attempt, (await batches.upsert(attempt, body)).ids);
+    },
+
+    /** upsert_batch's write → the records' ids in order, and how many of them were created. */
+    async upsert(attempt: Attempt, body: unknown): Promise<{ ids: number[]; created: number }> {
       const { table } = attempt;
       assertCanWriteRecords(attempt.actor, table);
       const { members, items } = recordsOf(body, ['match_on', 'records']);
@@ -413,13 +434,11 @@ export function createRecordBatches(deps: BatchDeps) {
         });
         }),
       );
-      await settle(attempt, writes, previous);
-      return deps.readRecords(
-        attempt,
-        writes.map((write) => write.id!),
-      );
+      await afterWrite(() => settle(attempt, writes, previous));
+      return { ids: writes.map((write) => write.id!), created: creating.length };
     },
   };
+  return batches;
 }
 
 const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);

@@ -1,12 +1,15 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Field } from '../fields/field.js';
 import type { RecordObject } from './record-reader.js';
+import { neutraliseFormula, type FormulaMode } from './csv-formulas.js';
 
 export type ExportFormat = 'csv' | 'json';
 
 /** What records/export streams: the columns, fixed when it starts, then the records a page at a time. */
 export interface RecordExport {
   format: ExportFormat;
+  /** CSV only: whether text a spreadsheet would run as a formula gets a `'` before it (csv-formulas.ts). */
+  formulas: FormulaMode;
   fields: readonly Pick<Field, 'slug' | 'type' | 'multiple'>[];
   /** Every match, as counted when the export started (records deleted since are left out). */
   total: number;
@@ -62,9 +65,19 @@ export function flattenValue(type: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A record as one CSV row of `fields` after the system columns. */
-export function flattenRecord(record: RecordObject, fields: RecordExport['fields']): string[] {
-  return [String(record.id), record.created_at, record.updated_at, ...fields.map((field) => flattenValue(field.type, record.data[field.slug]))];
+/**
+ * A record as one CSV row of `fields` after the system columns. With `escape`, every cell but a
+ * number field's is neutralised (csv-formulas.ts): a number stays a number (`-5`), while text,
+ * and what is shown as text (a select value, a user's e-mail, a lookup's title, a file name),
+ * never starts a formula.
+ */
+export function flattenRecord(record: RecordObject, fields: RecordExport['fields'], formulas: FormulaMode = 'escape'): string[] {
+  const cells = [String(record.id), record.created_at, record.updated_at];
+  for (const field of fields) {
+    const cell = flattenValue(field.type, record.data[field.slug]);
+    cells.push(formulas === 'escape' && field.type !== 'number' ? neutraliseFormula(cell) : cell);
+  }
+  return cells;
 }
 
 /** The export as text, a page at a time: CSV with a header row, or one JSON array of record objects. */
@@ -72,7 +85,7 @@ export async function* exportText(exported: RecordExport): AsyncGenerator<string
   if (exported.format === 'csv') {
     yield stringify([[...exportSystemColumns, ...exported.fields.map((field) => field.slug)]]);
     for await (const page of exported.pages) {
-      if (page.length > 0) yield stringify(page.map((record) => flattenRecord(record, exported.fields)));
+      if (page.length > 0) yield stringify(page.map((record) => flattenRecord(record, exported.fields, exported.formulas)));
     }
     return;
   }

@@ -17,6 +17,7 @@ import { createCountCache } from './count-cache.js';
 import { assertResponseFits } from './response-size.js';
 import * as records from './records.repository.js';
 import { countIds, idPages, type ExportFormat, type RecordExport } from './record-export.js';
+import { formulaModes, type FormulaMode } from './csv-formulas.js';
 
 /** Record queries: query, count, ids and export, and the check of a saved view's query. */
 export function createRecordQueries(deps: {
@@ -169,7 +170,7 @@ export function createRecordQueries(deps: {
      * export). Access and the body are checked before the answer starts.
      */
     async exportRecords(actor: Actor, tableId: number, body: unknown): Promise<RecordExport> {
-      const { format, query: queryBody } = splitExportBody(body);
+      const { format, formulas, query: queryBody } = splitExportBody(body);
       const started = await throughView(queryBody, () => onTable(actor, tableId, async (attempt) => {
         const { query, where, orderBy, shape, cheapPerRow } = await parse(attempt, queryBody, 'ids');
         const fields = selectFields(attempt.table, query.fields, invalidField);
@@ -188,7 +189,7 @@ export function createRecordQueries(deps: {
           });
         }
       }
-      return { format, fields: started.fields, total: countIds(started.ids), pages: pages() };
+      return { format, formulas, fields: started.fields, total: countIds(started.ids), pages: pages() };
     },
 
   };
@@ -202,12 +203,16 @@ export function createRecordQueries(deps: {
  */
 export const exportPageSize = 100;
 
-/** An export body is a records/ids body plus `format` (csv, the default, or json). */
-function splitExportBody(body: unknown): { format: ExportFormat; query: unknown } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('format' in body)) return { format: 'csv', query: body };
-  const { format, ...query } = body as Record<string, unknown>;
+/**
+ * An export body is a records/ids body plus `format` (csv, the default, or json) and
+ * `formulas` (escape, the default, or raw: csv-formulas.ts; a JSON export has no formulas).
+ */
+function splitExportBody(body: unknown): { format: ExportFormat; formulas: FormulaMode; query: unknown } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { format: 'csv', formulas: 'escape', query: body };
+  const { format = 'csv', formulas = 'escape', ...query } = body as Record<string, unknown>;
   if (format !== 'csv' && format !== 'json') throw new ValidationError('Invalid parameters: format must be "csv" or "json"');
-  return { format, query };
+  if (!formulaModes.includes(formulas as FormulaMode)) throw new ValidationError('Invalid parameters: formulas must be "escape" or "raw"');
+  return { format, formulas: formulas as FormulaMode, query };
 }
 
 /**

@@ -96,12 +96,21 @@ export const CreateBatchBody = Type.Object({ records: Type.Array(Type.Unknown())
 export const UpdateBatchBody = CreateBatchBody;
 export const UpsertBatchBody = Type.Object({ match_on: Type.Array(Type.String()), records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
 
-/** records/export: a records/ids body plus `format`. */
+/** records/export: a records/ids body plus `format` and `formulas`. */
 const { limit: _limit, offset: _offset, ...exportQueryProperties } = DocumentedQueryBody.properties;
 export const ExportBody = documentedAs(
-  Type.Object({ ...QueryBody.properties, format: Type.Optional(Type.Unknown()) }, { additionalProperties: true }),
+  Type.Object({ ...QueryBody.properties, format: Type.Optional(Type.Unknown()), formulas: Type.Optional(Type.Unknown()) }, { additionalProperties: true }),
   Type.Object(
-    { ...exportQueryProperties, format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')], { default: 'csv', description: 'csv: one flattened row per record (docs/api.md); json: an array of record objects' })) },
+    {
+      ...exportQueryProperties,
+      format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')], { default: 'csv', description: 'csv: one flattened row per record (docs/api.md); json: an array of record objects' })),
+      formulas: Type.Optional(
+        Type.Union([Type.Literal('escape'), Type.Literal('raw')], {
+          default: 'escape',
+          description: "CSV only. escape: a text cell starting with = + - @, a tab or a carriage return (or with ' before one) is written with a ' before it, so a spreadsheet shows it as text; raw: every cell as stored",
+        }),
+      ),
+    },
     { additionalProperties: false },
   ),
 );

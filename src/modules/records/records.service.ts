@@ -2,7 +2,10 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import type { MetadataCache } from '../../db/metadata-cache.js';
-import { ErrorCode, ValidationError } from '../../shared/errors.js';
+import { ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
+import { readMetadataVersion } from '../../db/metadata-cache.js';
+import { RecordContexts } from './record-context.js';
+import type { Attempt } from './record-attempt.js';
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName } from '../fields/physical-names.js';
@@ -68,7 +71,8 @@ export function createRecordsService(deps: {
    */
   async function operatorActor(tableId: number, readOnly: boolean): Promise<Actor> {
     const owner = await records.findTableOwner(db, tableId);
-    if (!owner) throw new ValidationError('Invalid Table', ErrorCode.invalidTable);
+    // It sees every account, so a table it does not find does not exist: the message names the id.
+    if (!owner) throw new NotFoundError(`Table ${tableId} not found (no account of this database has a table with that id)`, ErrorCode.tableNotFound);
     return { accountId: owner.accountId, userId: owner.ownerUserId, userEmail: owner.ownerEmail, ownerUserId: owner.ownerUserId, via: 'account_key', keyId: null, keyName: null, readOnly, spaceIds: null };
   }
 
@@ -121,6 +125,47 @@ export function createRecordsService(deps: {
       }
       if (chunk.length > 0) await flush();
       return inserted;
+    },
+
+    /**
+     * `tabula import`: `work` writes a file's batches through create_batch's and upsert_batch's
+     * own path (record-batches: every value through its type, refusals naming the record), all
+     * in one transaction, committed when `work` returns and rolled back when it throws. A file
+     * refused anywhere, a syntax error at its last row included, leaves the table as it was
+     * (docs/decisions.md, "CSV import: one unit"); its changes are appended just before that
+     * commit (write-unit `within`). Metadata is read afresh and confirmed before each batch.
+     */
+    async importAsOneUnit<T>(actor: Actor, tableId: number, work: (unit: ImportUnit) => Promise<T>): Promise<T> {
+      const attempt = await openAttempt(actor, tableId, false);
+      assertCanWriteRecords(actor, attempt.table);
+      const afterCommit: Array<() => Promise<void>> = [];
+      let nested: ReturnType<WriteUnit['within']> | undefined;
+      const result = await db.transaction().execute(async (trx) => {
+        const database: Database = { ...deps.database, db: trx };
+        nested = deps.unit.within(trx);
+        const inUnit: Attempt = { ...attempt, contexts: new RecordContexts(database, deps.clock, runner.schemaCache, attempt.reads, actor, attempt.table, deps.files) };
+        const unit = createRecordBatches({
+          database,
+          now,
+          confirm: async (current) => current.reads.confirm(await readMetadataVersion(trx)),
+          // Only update_batch and upsert_batch read their records back; the unit answers counts.
+          readRecords: () => Promise.reject(new Error('an import unit reads no records back')),
+          unit: nested,
+          afterCommit: (task) => void afterCommit.push(task),
+        });
+        const answer = await work({
+          create: (body) => unit.create(inUnit, body),
+          upsert: async (body) => {
+            const { ids, created } = await unit.upsert(inUnit, body);
+            return { created, updated: ids.length - created };
+          },
+        });
+        await nested.finish();
+        return answer;
+      });
+      nested?.committed();
+      for (const task of afterCommit) await task();
+      return result;
     },
 
     createBatch(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
@@ -224,6 +269,14 @@ function fileFieldOf(table: RecordTable, slug: unknown): Field {
   if (!field) throw invalidField(String(slug));
   if (field.type !== 'file') throw new ValidationError(`Invalid field: ${field.slug} is not a file field`, ErrorCode.invalidField);
   return field;
+}
+
+/** What an import writes with inside `importAsOneUnit`: create_batch and upsert_batch bodies, answering counts. */
+export interface ImportUnit {
+  /** A create_batch body → how many records it created. */
+  create(body: unknown): Promise<number>;
+  /** An upsert_batch body → how many records it created and how many it updated. */
+  upsert(body: unknown): Promise<{ created: number; updated: number }>;
 }
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
