@@ -251,7 +251,7 @@ describe('the console routes', () => {
     });
 
     it('refuses an upload without the header (or with another value) with 415 and attaches nothing', async () => {
-      for (const headers of [{}, { 'x-tabula-request': '0' }, { 'x-tabula-request': 'true' }]) {
+      for (const headers of [{}, { 'x-tabula-request': '0' }, { 'x-tabula-request': 'true' }] as Array<Record<string, string>>) {
         expectError(await upload(headers, 'no-header.bin'), 415, 'unsupported_media_type', 'Session requests that change state must be sent as Content-Type: application/json');
       }
       expect(await attachedNames()).not.toContain('no-header.bin');
