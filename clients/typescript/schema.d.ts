@@ -212,7 +212,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a space (unrestricted account key) */
+        /** Create a space (unrestricted account key, or the owner's session) */
         post: operations["createSpace"];
         delete?: never;
         options?: never;
@@ -246,7 +246,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rename a space or change its file storage (unrestricted account key) */
+        /** Rename a space or change its file storage (unrestricted account key, or the owner's session) */
         post: operations["updateSpace"];
         delete?: never;
         options?: never;
@@ -263,7 +263,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a space with its tables, records and comments (unrestricted account key) */
+        /** Delete a space with its tables, records and comments (unrestricted account key, or the owner's session) */
         post: operations["deleteSpace"];
         delete?: never;
         options?: never;
@@ -297,7 +297,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a user to a space, or change a member's role (account key) */
+        /** Add a user to a space, or change a member's role (account key, or the owner's session) */
         post: operations["addMember"];
         delete?: never;
         options?: never;
@@ -314,7 +314,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remove a member from a space (account key) */
+        /** Remove a member from a space (account key, or the owner's session) */
         post: operations["removeMember"];
         delete?: never;
         options?: never;
