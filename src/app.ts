@@ -14,6 +14,8 @@ import { compileTrustProxy } from './http/trust-proxy.js';
 import { registerValidators } from './http/validator.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
+import { keysRoutes } from './modules/keys/keys.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
 import { viewsRoutes } from './modules/views/views.routes.js';
 import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
@@ -66,6 +68,8 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   app.get('/healthz', { config: { auth: 'public' }, schema: { tags: ['discovery'], response: { 200: Type.Object({ ok: Type.Literal(true) }) } } }, async () => ({ ok: true as const }));
 
   await app.register(authRoutes(container.services));
+  await app.register(usersRoutes(container.services));
+  await app.register(keysRoutes(container.services));
   await app.register(spacesRoutes(container.services));
   await app.register(tablesRoutes(container.services));
   await app.register(recordsRoutes(container.services));

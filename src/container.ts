@@ -7,6 +7,7 @@ import { createMetadataCache } from './db/metadata-cache.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createKeysService } from './modules/keys/keys.service.js';
+import { createKeyManagementService } from './modules/keys/key-management.service.js';
 import { createFileLedger } from './modules/files/file-ledger.js';
 import { createFileStorage } from './modules/files/file-storage.js';
 import { createFilesService } from './modules/files/files.service.js';
@@ -49,6 +50,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const metadataCache = createMetadataCache();
   const users = createUsersService(base);
   const keys = createKeysService({ ...base, metadataCache, users });
+  const keyManagement = createKeyManagementService({ ...base, keys, users });
   const accounts = createAccountsService({ ...base, users, keys });
   const auth = createAuthService({ ...base, users });
   const fileStorage = createFileStorage({ database, secretBox, storageUrl: config.storageUrl, filesHost: config.filesHost, allowHosts: config.fetchAllowHosts });
@@ -79,7 +81,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { changes, unit, users, keys, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
+    services: { changes, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
     close: async () => {
       await fileStorage.close();
       await database.destroy();

@@ -44,12 +44,18 @@ export function actorOf(request: FastifyRequest): Actor {
 export const bearerPattern = /^Bearer +([A-Za-z0-9_\-.~+/=]{1,512})$/i;
 const jsonContentType = /^application\/json\s*(;|$)/i;
 
+/** The header a session request with a body that is not JSON (a raw upload) must carry. */
+export const sessionRequestHeader = 'x-tabula-request';
+
 /**
- * Session writes must be JSON so that a cross-site HTML form (which can only send
- * urlencoded, multipart or text/plain bodies) cannot forge them.
+ * Session writes must be JSON, or carry `X-Tabula-Request: 1`, so that a cross-site HTML form
+ * (which can only send urlencoded, multipart or text/plain bodies, and no header of its own)
+ * cannot forge them. A page of another origin can set neither without a CORS preflight, which
+ * only the origins of TABULA_CORS_ORIGINS pass (CONTRACT §8: the console's raw uploads).
  */
 export function assertJsonSessionWrite(request: FastifyRequest): void {
   if (request.method === 'GET' || request.method === 'HEAD') return;
+  if (request.headers[sessionRequestHeader] === '1') return;
   if (!jsonContentType.test(request.headers['content-type'] ?? '')) {
     throw new UnsupportedMediaTypeError('Session requests that change state must be sent as Content-Type: application/json');
   }

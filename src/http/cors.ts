@@ -13,8 +13,8 @@ const preflightMaxAgeSeconds = 600;
  * `credentials: true`: a listed front end may use the session cookie as well as API keys. The
  * cookie stays SameSite=Lax, so browsers send it only from the same site (app.example.com to
  * api.example.com); a front end on another site uses an API key in the Authorization header.
- * Session writes still need Content-Type: application/json, which only a listed origin's
- * preflight can obtain.
+ * Session writes still need Content-Type: application/json or the X-Tabula-Request header,
+ * which only a listed origin's preflight can obtain.
  */
 export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   if (origins.length === 0) return;
@@ -22,7 +22,7 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
     methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Tabula-Request'],
     exposedHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Content-Disposition'],
     credentials: true,
     maxAge: preflightMaxAgeSeconds,

@@ -21,15 +21,23 @@ export const operations: Readonly<Record<string, OperationDescription>> = {
   'POST /api/auth/login': { operationId: 'login', summary: 'Log in with email and password; sets the tabula_session cookie' },
   'POST /api/auth/logout': { operationId: 'logout', summary: 'End the session of the tabula_session cookie and clear it' },
   'GET /api/auth/me': { operationId: 'getCurrentUser', summary: 'The user the key or session acts as' },
+  'POST /api/auth/password': { operationId: 'changePassword', summary: "Change the session user's password; the user's other sessions end", sessionOnly: true },
+
+  'GET /api/users/list': { operationId: 'listUsers', summary: 'List the users of the account' },
+  'POST /api/users/create': { operationId: 'createUser', summary: 'Add a user to the account; a generated password is shown once (owner)' },
+
+  'GET /api/keys/list': { operationId: 'listKeys', summary: "List the account's keys (owner), or the caller's own personal keys; never a secret" },
+  'POST /api/keys/create': { operationId: 'createKey', summary: 'Create an API key; its secret is shown once (owner: any key; a user: own personal keys)' },
+  'POST /api/key/:id/revoke': { operationId: 'revokeKey', summary: 'Revoke an API key: it answers 401 from then on (owner: any key; a user: own)' },
 
   'GET /api/spaces/list': { operationId: 'listSpaces', summary: 'List the spaces the caller can see' },
-  'POST /api/spaces/create': { operationId: 'createSpace', summary: 'Create a space (unrestricted account key)' },
+  'POST /api/spaces/create': { operationId: 'createSpace', summary: "Create a space (unrestricted account key, or the owner's session)" },
   'GET /api/space/:sid/get': { operationId: 'getSpace', summary: 'Get a space, its storage settings without secrets' },
-  'POST /api/space/:sid/update': { operationId: 'updateSpace', summary: "Rename a space or change its file storage (unrestricted account key)" },
-  'POST /api/space/:sid/delete': { operationId: 'deleteSpace', summary: 'Delete a space with its tables, records and comments (unrestricted account key)' },
+  'POST /api/space/:sid/update': { operationId: 'updateSpace', summary: "Rename a space or change its file storage (unrestricted account key, or the owner's session)" },
+  'POST /api/space/:sid/delete': { operationId: 'deleteSpace', summary: "Delete a space with its tables, records and comments (unrestricted account key, or the owner's session)" },
   'GET /api/space/:sid/members/list': { operationId: 'listMembers', summary: 'List the members of a space and their roles' },
-  'POST /api/space/:sid/members/add': { operationId: 'addMember', summary: "Add a user to a space, or change a member's role (account key)" },
-  'POST /api/space/:sid/members/remove': { operationId: 'removeMember', summary: 'Remove a member from a space (account key)' },
+  'POST /api/space/:sid/members/add': { operationId: 'addMember', summary: "Add a user to a space, or change a member's role (account key, or the owner's session)" },
+  'POST /api/space/:sid/members/remove': { operationId: 'removeMember', summary: "Remove a member from a space (account key, or the owner's session)" },
 
   'GET /api/space/:sid/tables/list': { operationId: 'listTables', summary: 'List the tables of a space' },
   'POST /api/space/:sid/tables/create': { operationId: 'createTable', summary: 'Create a table with its fields (account key or space admin)' },

@@ -23,6 +23,7 @@ const catalogue = {
   storageNotConfigured: { code: 'storage_not_configured', status: 400 },
   invalidUrl: { code: 'invalid_url', status: 400 },
   invalidIndex: { code: 'invalid_index', status: 400 },
+  invalidCurrentPassword: { code: 'invalid_current_password', status: 400 },
   /** A 4xx raised by Fastify that no other code covers: answered with Fastify's own status. */
   badRequest: { code: 'bad_request', status: 400 },
 
@@ -42,6 +43,8 @@ const catalogue = {
   adminRequired: { code: 'admin_required', status: 403 },
   accountKeyRequired: { code: 'account_key_required', status: 403 },
   apiKeysNotAllowed: { code: 'api_keys_not_allowed', status: 403 },
+  ownerRequired: { code: 'owner_required', status: 403 },
+  keyScopeExceeded: { code: 'key_scope_exceeded', status: 403 },
 
   // 404 Not Found
   notFound: { code: 'not_found', status: 404 },

@@ -5,8 +5,8 @@ import { useTestApp } from '../build-test-app.js';
 import { call, createTable, createUser } from '../factories.js';
 
 /**
- * Every management endpoint × every kind of caller (CONTRACT §2, §3, §5). The expected outcome
- * comes from the "who" column of §3 through `expectedOutcome`; each test then checks the exact
+ * Every management endpoint × every kind of caller (CONTRACT §2, §3, §5, §8). The expected outcome
+ * comes from the "who" column of §3 and §8 through `expectedOutcome`; each test then checks the exact
  * status and error body, or the happy-path response and its effect.
  *
  * Order of checks the service promises: authentication (401) → visibility of the space or table
@@ -14,12 +14,26 @@ import { call, createTable, createUser } from '../factories.js';
  */
 
 type Scope = 'account' | 'space' | 'table';
-type Who = 'anyone' | 'members' | 'unrestricted account key' | 'account key' | 'account key or space admin';
+type Who =
+  | 'anyone'
+  | 'members'
+  | 'unrestricted account key'
+  | 'account key'
+  | 'account key or space admin'
+  /** CONTRACT §8: the owner's session or an unrestricted account key. */
+  | 'owner'
+  /** keys/list and keys/create: everyone (the owner all keys, a user their own), but an account key restricted to spaces. */
+  | 'key holders'
+  /** Revoking an account key of A: the owner of A; everyone else is answered as if it did not exist. */
+  | "key's owner"
+  | 'session';
 
 interface Target {
   sid: number;
   tid: number;
   slug: string;
+  /** An account key of A, for key revoke. */
+  keyId?: number;
 }
 
 interface Endpoint extends AccessRow<Target> {
@@ -35,6 +49,10 @@ const refusals: Record<Exclude<Who, 'anyone' | 'members'>, ErrorExpectation> = {
   'unrestricted account key': { status: 403, code: 'account_key_required', message: 'Only an unrestricted account key can manage spaces' },
   'account key': { status: 403, code: 'account_key_required', message: 'Only an account key can manage members' },
   'account key or space admin': { status: 403, code: 'admin_required', message: 'Only space admins can change tables' },
+  owner: { status: 403, code: 'owner_required', message: 'Only the account owner can create users' },
+  'key holders': { status: 403, code: 'owner_required', message: 'An account key restricted to spaces cannot manage keys' },
+  "key's owner": { status: 404, code: 'key_not_found', message: 'Key not found' },
+  session: { status: 403, code: 'api_keys_not_allowed', message: 'API endpoint not available to API keys' },
 };
 const notFound: Record<Exclude<Scope, 'account'>, ErrorExpectation> = {
   space: { status: 404, code: 'space_not_found', message: 'Space not found' },
@@ -47,17 +65,27 @@ function expectedOutcome(endpoint: Pick<Endpoint, 'method' | 'scope' | 'who'>, c
   const identity = caller.identity!;
   if (endpoint.scope !== 'account' && identity.roleInS1 === null) return notFound[endpoint.scope];
   if (endpoint.method === 'POST' && identity.readOnly) return readOnlyKey;
-  const isAccountKey = identity.via === 'account_key';
+  // CONTRACT §3: the owner's session carries an unrestricted account key's authority.
+  const isAccountKey = identity.via === 'account_key' || (identity.via === 'session' && identity.user === 'owner');
+  const isWholeAccount = isAccountKey && !identity.restricted;
   switch (endpoint.who) {
     case 'anyone':
     case 'members':
       return 'ok';
     case 'unrestricted account key':
-      return isAccountKey && !identity.restricted ? 'ok' : refusals[endpoint.who];
+    case 'owner':
+      return isWholeAccount ? 'ok' : refusals[endpoint.who];
     case 'account key':
       return isAccountKey ? 'ok' : refusals[endpoint.who];
     case 'account key or space admin':
       return isAccountKey || identity.roleInS1 === 'admin' ? 'ok' : refusals[endpoint.who];
+    case 'key holders':
+      return identity.via === 'account_key' && identity.restricted ? refusals[endpoint.who] : 'ok';
+    case "key's owner":
+      if (identity.via === 'account_key' && identity.restricted) return refusals['key holders'];
+      return isWholeAccount && identity.account === 'A' ? 'ok' : refusals[endpoint.who];
+    case 'session':
+      return identity.via === 'session' ? 'ok' : refusals[endpoint.who];
   }
 }
 
@@ -72,6 +100,8 @@ describe('access matrix of the management API', () => {
     spare = await createUser(ctx, world.a, 'Spare User');
   });
 
+  /** A distinct e-mail per caller for users/create (e-mails are unique across accounts). */
+  const emailMadeBy = (callerName: string) => `made-by-${callerName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.com`;
   const asAccount = (method: 'GET' | 'POST', url: string, body?: unknown) => call(ctx, method, url, { key: world.a.accountKey, body });
   const sharedTarget = (): Target => ({ sid: world.s1.id, tid: world.t1.id, slug: world.t1.fieldSlug });
 
@@ -391,6 +421,108 @@ describe('access matrix of the management API', () => {
       },
     },
     {
+      name: 'GET /api/users/list',
+      method: 'GET',
+      path: () => '/api/users/list',
+      scope: 'account',
+      who: 'anyone',
+      checkOk(body, caller) {
+        const ids = body.map((user: { id: number }) => user.id);
+        if (caller.identity!.account === 'A') {
+          expect(ids).toEqual(expect.arrayContaining([world.a.ownerId, ...Object.values(world.users).map((user) => user.id)]));
+          expect(body).toContainEqual({ id: world.users.reader.id, email: world.users.reader.email, name: 'Rita Reader' });
+        }
+        expect(ids.includes(world.a.ownerId)).toBe(caller.identity!.account === 'A');
+        expect(ids.includes(world.b.ownerId)).toBe(caller.identity!.account === 'B');
+        for (const user of body) expect(Object.keys(user).sort()).toEqual(['email', 'id', 'name']);
+      },
+    },
+    {
+      name: 'POST /api/users/create',
+      method: 'POST',
+      path: () => '/api/users/create',
+      body: (caller) => ({ email: emailMadeBy(caller.name), name: `Made by ${caller.name}` }),
+      scope: 'account',
+      who: 'owner',
+      async checkOk(body, caller) {
+        expect(body).toEqual({ id: expect.any(Number), email: emailMadeBy(caller.name), name: `Made by ${caller.name}`, password: expect.stringMatching(/^.{12,}$/) });
+        expect((await call(ctx, 'POST', '/api/auth/login', { body: { email: body.email, password: body.password } })).status).toBe(200);
+      },
+      async checkUnchanged(caller) {
+        expect(await ctx.container.services.users.findUserByEmail(emailMadeBy(caller.name))).toBeUndefined();
+      },
+    },
+    {
+      name: 'GET /api/keys/list',
+      method: 'GET',
+      path: () => '/api/keys/list',
+      scope: 'account',
+      who: 'key holders',
+      async checkOk(body, caller) {
+        const identity = caller.identity!;
+        const accountId = identity.account === 'A' ? world.a.accountId : world.b.accountId;
+        const isWholeAccount = (identity.via === 'account_key' || (identity.via === 'session' && identity.user === 'owner')) && !identity.restricted;
+        const expected = (await ctx.container.services.keys.listKeys())
+          .filter((key) => key.account_id === accountId && key.revoked_at === null && (isWholeAccount || key.user_id === caller.userId))
+          .map((key) => key.id);
+        expect(body.map((key: { id: number }) => key.id)).toEqual(expected);
+        for (const key of body) {
+          expect(Object.keys(key).sort()).toEqual(['created_at', 'expires_at', 'id', 'ip_allow', 'kind', 'last_used_at', 'name', 'read_only', 'spaces', 'user_id']);
+        }
+      },
+    },
+    {
+      name: 'POST /api/keys/create',
+      method: 'POST',
+      path: () => '/api/keys/create',
+      body: (caller) => ({ name: `Made by ${caller.name}`, kind: 'personal' }),
+      scope: 'account',
+      who: 'key holders',
+      async checkOk(body, caller) {
+        expect(body).toMatchObject({ name: `Made by ${caller.name}`, kind: 'personal', user_id: caller.userId, read_only: false, key: expect.stringMatching(/^tbk_/) });
+        // From inside the allow-list of the IP-limited caller, whose limit the new key inherits.
+        const me = await call(ctx, 'GET', '/api/auth/me', { key: body.key, remoteAddress: '10.20.30.40' });
+        expect(me.body.user.id).toBe(caller.userId);
+      },
+      async checkUnchanged(caller) {
+        expect((await ctx.container.services.keys.listKeys()).map((key) => key.name)).not.toContain(`Made by ${caller.name}`);
+      },
+    },
+    {
+      name: 'POST /api/key/<id>/revoke',
+      method: 'POST',
+      path: (t) => `/api/key/${t.keyId}/revoke`,
+      scope: 'account',
+      who: "key's owner",
+      async fresh() {
+        const key = await ctx.container.services.keys.createKey({ name: 'to revoke', accountId: world.a.accountId });
+        return { ...sharedTarget(), keyId: key.id };
+      },
+      async checkOk(body, _caller, t) {
+        expect(body).toEqual({ id: t.keyId, revoked: true });
+        expect((await ctx.container.services.keys.listKeys()).find((key) => key.id === t.keyId)?.revoked_at).not.toBeNull();
+      },
+      async checkUnchanged(_caller, t) {
+        expect((await ctx.container.services.keys.listKeys()).find((key) => key.id === t.keyId)?.revoked_at).toBeNull();
+      },
+    },
+    {
+      name: 'POST /api/auth/password',
+      method: 'POST',
+      path: () => '/api/auth/password',
+      // The same password again: the world's users keep theirs (the rules are tested in account-console.test.ts).
+      body: (caller) => {
+        const password = caller.identity?.user === 'owner' ? world.a.ownerPassword : 'user-password';
+        return { current: password, new: password };
+      },
+      scope: 'account',
+      who: 'session',
+      async checkOk(body, caller) {
+        expect(body).toEqual({ ok: true });
+        expect((await call(ctx, 'GET', '/api/auth/me', { cookie: caller.auth.cookie })).status).toBe(200);
+      },
+    },
+    {
       name: 'GET /api/auth/me',
       method: 'GET',
       path: () => '/api/auth/me',
@@ -410,10 +542,15 @@ describe('access matrix of the management API', () => {
     expectedOutcome,
     target: async (endpoint) => (endpoint.fresh ? endpoint.fresh() : sharedTarget()),
     coverage: {
-      name: 'covers every management route the app registers (OpenAPI tags spaces, members, tables, fields, indexes, auth)',
-      tags: ['spaces', 'members', 'tables', 'fields', 'indexes', 'auth'],
+      name: 'covers every management route the app registers (OpenAPI tags spaces, members, tables, fields, indexes, auth, users, keys)',
+      tags: ['spaces', 'members', 'tables', 'fields', 'indexes', 'auth', 'users', 'keys'],
       route: (e) =>
-        `${e.method} ${e.path({ sid: 0, tid: 0, slug: 'x' })}`.replace('/space/0/', '/space/{sid}/').replace('/table/0/', '/table/{tid}/').replace('/field/x/', '/field/{slug}/').replace('/index/x/', '/index/{name}/'),
+        `${e.method} ${e.path({ sid: 0, tid: 0, slug: 'x', keyId: 0 })}`
+          .replace('/space/0/', '/space/{sid}/')
+          .replace('/table/0/', '/table/{tid}/')
+          .replace('/field/x/', '/field/{slug}/')
+          .replace('/index/x/', '/index/{name}/')
+          .replace('/key/0/', '/key/{id}/'),
       exempt: ['POST /api/auth/login', 'POST /api/auth/logout'],
     },
     hidden: {

@@ -62,7 +62,7 @@ describe('CORS with TABULA_CORS_ORIGINS', () => {
         'access-control-allow-origin': origin,
         'access-control-allow-credentials': 'true',
         'access-control-allow-methods': 'GET, HEAD, POST',
-        'access-control-allow-headers': 'Authorization, Content-Type',
+        'access-control-allow-headers': 'Authorization, Content-Type, X-Tabula-Request',
         'access-control-max-age': '600',
       });
       expect(response.headers.vary).toMatch(/Origin/);

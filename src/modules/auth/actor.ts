@@ -39,3 +39,17 @@ export function rateLimitBucket(actor: Actor): string {
 export function queryCallerOf(actor: Actor): { account: string; key: string } {
   return { account: String(actor.accountId), key: actor.keyId === null ? `session:${actor.userId}` : `key:${actor.keyId}` };
 }
+
+/**
+ * The authority of an account key (CONTRACT §3): an account key, or the owner's own session,
+ * so that everything the management API offers can be done from the console. A personal key
+ * of the owner is not one: it acts as a user, with that user's roles.
+ */
+export function hasAccountAuthority(actor: Actor): boolean {
+  return actor.via === 'account_key' || (actor.via === 'session' && isOwner(actor));
+}
+
+/** The same, unrestricted: an account key with no space list, or the owner's session. */
+export function hasWholeAccountAuthority(actor: Actor): boolean {
+  return hasAccountAuthority(actor) && actor.spaceIds === null;
+}

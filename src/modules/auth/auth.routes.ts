@@ -31,6 +31,15 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
       return { ok: true };
     });
 
+    app.post('/api/auth/password', {
+      schema: { tags: ['auth'], body: Type.Object({ current: Type.String({ maxLength: 1024 }), new: Type.String({ maxLength: 1024 }) }, { additionalProperties: false }), response: responses(Type.Object({ ok: Type.Literal(true) })) },
+    }, async (request) => {
+      const actor = actorOf(request);
+      // Guessing the current password through a stolen session meets the login throttle (API keys are refused by the service).
+      if (actor.via === 'session') await throttleLogin(app, actor.userEmail, request.ip);
+      return services.auth.changePassword(actor, sessionTokenOf(request) ?? '', request.body.current, request.body.new);
+    });
+
     app.get('/api/auth/me', { schema: { tags: ['auth'], response: responses(UserBody) } }, async (request) => {
       return { user: await services.auth.describeUser(actorOf(request).userId) };
     });

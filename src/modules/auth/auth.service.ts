@@ -2,9 +2,10 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatDateTime } from '../../shared/clock.js';
 import { decoyPasswordHash, generateSessionToken, hashToken, verifyPassword } from '../../shared/credentials.js';
-import { ErrorCode, UnauthorizedError } from '../../shared/errors.js';
+import { ErrorCode, ForbiddenError, UnauthorizedError, ValidationError } from '../../shared/errors.js';
 import type { UsersService } from '../users/users.service.js';
 import type { Actor } from './actor.js';
+import { assertNotReadOnly } from './owner-authority.js';
 import * as sessions from './sessions.repository.js';
 
 const sessionLifetimeMs = 30 * 24 * 3600 * 1000;
@@ -52,6 +53,22 @@ export function createAuthService(deps: { database: Database; clock: Clock; user
         readOnly: false,
         spaceIds: null,
       };
+    },
+
+    /**
+     * POST /api/auth/password: a session's user sets a new password, proving the current one;
+     * every other session of the user ends (the user's API keys stay). A wrong current password
+     * is a 400, not a 401: the session itself is fine, and a console must not take it for a
+     * sign-out.
+     */
+    async changePassword(actor: Actor, sessionToken: string, current: string, next: string): Promise<{ ok: true }> {
+      assertNotReadOnly(actor);
+      if (actor.via !== 'session') throw new ForbiddenError('API endpoint not available to API keys', ErrorCode.apiKeysNotAllowed);
+      const user = await deps.users.findUser(actor.userId);
+      if (!user) throw new UnauthorizedError('Not logged in', ErrorCode.notLoggedIn);
+      if (!(await verifyPassword(current, user.password_hash))) throw new ValidationError('Current password is incorrect', ErrorCode.invalidCurrentPassword);
+      await deps.users.updateUser(user.id, { password: next }, hashToken(sessionToken));
+      return { ok: true };
     },
 
     async describeUser(userId: number): Promise<PublicUser> {

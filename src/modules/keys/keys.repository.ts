@@ -83,6 +83,19 @@ export async function listKeys(db: Db) {
     .execute();
 }
 
+/** The account's keys that are not revoked (only `userId`'s personal keys when given), by id. */
+export async function listAccountKeys(db: Db, accountId: number, userId?: number) {
+  let query = db
+    .selectFrom('api_keys as k')
+    .leftJoin('api_key_usage as u', 'u.key_id', 'k.id')
+    .selectAll('k')
+    .select('u.last_used_at')
+    .where('k.account_id', '=', accountId)
+    .where('k.revoked_at', 'is', null);
+  if (userId !== undefined) query = query.where('k.user_id', '=', userId);
+  return query.orderBy('k.id').execute();
+}
+
 /**
  * Records a use of the key at `now`; a later use already recorded (by another process) stays.
  * Not a metadata table: no cache is invalidated by it.

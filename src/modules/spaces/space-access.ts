@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SystemSchema } from '../../db/schema.js';
 import { ErrorCode, ForbiddenError, NotFoundError } from '../../shared/errors.js';
-import { isOwner, type Actor, type Role } from '../auth/actor.js';
+import { hasAccountAuthority, hasWholeAccountAuthority, isOwner, type Actor, type Role } from '../auth/actor.js';
 import { findMemberRole, findSpace } from './spaces.repository.js';
 
 /**
@@ -48,20 +48,22 @@ export function assertWritable(actor: Actor): void {
   if (actor.readOnly) throw new ForbiddenError('Read-only API key', ErrorCode.readOnlyKey);
 }
 
+/** An unrestricted account key, or the owner's session (CONTRACT §3). */
 export function assertUnrestrictedAccountKey(actor: Actor): void {
   assertWritable(actor);
-  if (actor.via !== 'account_key' || actor.spaceIds !== null) {
+  if (!hasWholeAccountAuthority(actor)) {
     throw new ForbiddenError('Only an unrestricted account key can manage spaces', ErrorCode.accountKeyRequired);
   }
 }
 
+/** An account key (a restricted one in its spaces), or the owner's session (CONTRACT §3). */
 export function assertAccountKey(actor: Actor): void {
   assertWritable(actor);
-  if (actor.via !== 'account_key') throw new ForbiddenError('Only an account key can manage members', ErrorCode.accountKeyRequired);
+  if (!hasAccountAuthority(actor)) throw new ForbiddenError('Only an account key can manage members', ErrorCode.accountKeyRequired);
 }
 
 /** Schema changes: an account key, or a space admin. */
 export function assertSpaceAdmin(actor: Actor, role: Role): void {
   assertWritable(actor);
-  if (actor.via !== 'account_key' && role !== 'admin') throw new ForbiddenError('Only space admins can change tables', ErrorCode.adminRequired);
+  if (!hasAccountAuthority(actor) && role !== 'admin') throw new ForbiddenError('Only space admins can change tables', ErrorCode.adminRequired);
 }

@@ -38,9 +38,14 @@ export async function updateUser(db: Db, userId: number, changes: { email?: stri
   await db.updateTable('users').set(changes).where('id', '=', userId).execute();
 }
 
-/** Ends every session of the user: a changed password must not leave one open. */
-export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/**
+ * Ends every session of the user: a changed password must not leave one open, but the one
+ * that changed it (`exceptTokenHash`) may stay.
+ */
+export async function deleteUserSessions(db: Db, userId: number, exceptTokenHash?: string): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (exceptTokenHash !== undefined) query = query.where('token_hash', '!=', exceptTokenHash);
+  await query.execute();
 }
 
 /** Every user of every account (or of one), for the operator's `tabula users list`. */

@@ -5,6 +5,8 @@ import { generatePassword, hashPassword } from '../../shared/credentials.js';
 import { ConflictError, ErrorCode, NotFoundError, ValidationError } from '../../shared/errors.js';
 import { stripControlCharacters } from '../../shared/display-name.js';
 import { isUniqueViolation } from '../../db/db-errors.js';
+import type { Actor } from '../auth/actor.js';
+import { assertOwnerWrite } from '../auth/owner-authority.js';
 import * as users from './users.repository.js';
 
 /** Every user of the account, with the metadata version: how records show user values. */
@@ -50,24 +52,27 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
   const { db } = deps.database;
   const dialect = deps.database.dialect.name;
 
-  return {
-    /** Adds a user to an account. `executor` lets account creation run it inside its transaction. */
-    async createUser(accountId: number, input: UserInput, executor = db): Promise<CreatedUser> {
-      const email = normaliseEmail(input.email);
-      const name = checkName(input.name ?? email.split('@')[0]);
-      const generated = input.password === undefined ? generatePassword() : undefined;
-      const passwordHash = await hashPassword(checkPassword(input.password ?? generated!));
-      if (await users.findUserByEmail(executor, email)) throw new ConflictError(`Email already in use: ${email}`, ErrorCode.emailTaken);
-      const id = await users
-        .insertUser(executor, { accountId, email, name, passwordHash, now: formatDateTime(deps.clock.now()) })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error, dialect)) throw new ConflictError(`Email already in use: ${email}`, ErrorCode.emailTaken);
-          throw error;
-        });
-      return generated ? { id, email, name, password: generated } : { id, email, name };
-    },
+  /** Adds a user to an account. `executor` lets account creation run it inside its transaction. */
+  async function createUser(accountId: number, input: UserInput, executor = db): Promise<CreatedUser> {
+    const email = normaliseEmail(input.email);
+    const name = checkName(input.name ?? email.split('@')[0]);
+    const generated = input.password === undefined ? generatePassword() : undefined;
+    const passwordHash = await hashPassword(checkPassword(input.password ?? generated!));
+    if (await users.findUserByEmail(executor, email)) throw new ConflictError(`Email already in use: ${email}`, ErrorCode.emailTaken);
+    const id = await users
+      .insertUser(executor, { accountId, email, name, passwordHash, now: formatDateTime(deps.clock.now()) })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, dialect)) throw new ConflictError(`Email already in use: ${email}`, ErrorCode.emailTaken);
+        throw error;
+      });
+    return generated ? { id, email, name, password: generated } : { id, email, name };
+  }
 
-    async updateUser(userId: number, changes: { email?: string; name?: string; password?: string }): Promise<{ id: number; email: string; name: string }> {
+  return {
+    createUser,
+
+    /** A new password ends the user's sessions, all but `keepSessionHash` (the one that changed it) when given. */
+    async updateUser(userId: number, changes: { email?: string; name?: string; password?: string }, keepSessionHash?: string): Promise<{ id: number; email: string; name: string }> {
       const existing = await users.findUserById(db, userId);
       if (!existing) throw new NotFoundError(`User not found: ${userId}`, ErrorCode.userNotFound);
       const update: { email?: string; name?: string; password_hash?: string; updated_at: string } = { updated_at: formatDateTime(deps.clock.now()) };
@@ -82,7 +87,7 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
         .transaction()
         .execute(async (trx) => {
           await users.updateUser(trx, userId, update);
-          if (update.password_hash) await users.deleteUserSessions(trx, userId);
+          if (update.password_hash) await users.deleteUserSessions(trx, userId, keepSessionHash);
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error, dialect)) throw new ConflictError(`Email already in use: ${update.email}`, ErrorCode.emailTaken);
@@ -91,12 +96,23 @@ export function createUsersService(deps: { database: Database; clock: Clock }) {
       return { id: userId, email: update.email ?? existing.email, name: update.name ?? existing.name };
     },
 
-    /** `executor`: a caller's transaction, when the user must be read inside it. */
+    /** The caller's account's users, in id order (GET /api/users/list: any caller of the account). */
+    async listUsersOf(actor: Actor): Promise<Array<{ id: number; email: string; name: string }>> {
+      return (await users.listUsers(db, actor.accountId)).map(({ id, email, name }) => ({ id, email, name }));
+    },
+
+    /** POST /api/users/create: the owner's session or an unrestricted account key; `tabula users create`'s rules. */
+    async createUserAs(actor: Actor, input: UserInput): Promise<CreatedUser> {
+      assertOwnerWrite(actor, 'create users');
+      return createUser(actor.accountId, input);
+    },
+
     /** For `tabula users list`: id, account, email, name and creation, in id order. */
     async listUsers(accountId?: number) {
       return users.listUsers(db, accountId);
     },
 
+    /** `executor`: a caller's transaction, when the user must be read inside it. */
     async findUser(userId: number, executor = db) {
       return users.findUserById(executor, userId);
     },
