@@ -1093,6 +1093,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "admin@localhost",
+                 *       "password": "pOlTYVWMryP3VApK"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -1486,6 +1492,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sales",
+                 *       "storage": {
+                 *         "kind": "managed"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description managed (default), none, or customer-owned S3, FTP or SFTP; credentials are stored encrypted and never returned; sftp needs password or private_key */
@@ -1731,6 +1745,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sales EMEA"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description managed (default), none, or customer-owned S3, FTP or SFTP; credentials are stored encrypted and never returned; sftp needs password or private_key */
@@ -2071,6 +2090,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "role": "editor"
+                 *     }
+                 */
                 "application/json": {
                     user_id?: number;
                     email?: string;
@@ -2179,6 +2204,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": 3
+                 *     }
+                 */
                 "application/json": {
                     user_id: number;
                 };
@@ -2381,6 +2411,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Contacts",
+                 *       "fields": [
+                 *         {
+                 *           "name": "Name",
+                 *           "type": "text",
+                 *           "required": true
+                 *         },
+                 *         {
+                 *           "name": "Email",
+                 *           "type": "email"
+                 *         },
+                 *         {
+                 *           "name": "Stage",
+                 *           "type": "select",
+                 *           "options": [
+                 *             {
+                 *               "value": "lead"
+                 *             },
+                 *             {
+                 *               "value": "customer"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "title_field": "name"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     fields?: {
@@ -2638,6 +2697,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Customers",
+                 *       "title_field": "name"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     title_field?: string | null;
@@ -2956,6 +3021,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "fields": [
+                 *         "stage",
+                 *         "name"
+                 *       ],
+                 *       "direction": "asc"
+                 *     }
+                 */
                 "application/json": {
                     fields: string[];
                     direction?: "asc" | "desc";
@@ -3165,6 +3239,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Files",
+                 *       "type": "file"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @enum {string} */
@@ -3309,6 +3389,24 @@ export interface operations {
         /** @description type and multiple cannot change (giving the current value is allowed) */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sales stage",
+                 *       "options": [
+                 *         {
+                 *           "value": "lead",
+                 *           "color": "#f5a623"
+                 *         },
+                 *         {
+                 *           "value": "customer",
+                 *           "color": "#7ed321"
+                 *         },
+                 *         {
+                 *           "value": "churned"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description the slug, the key in record data; made from name when omitted */
                     id?: string;
@@ -3564,6 +3662,15 @@ export interface operations {
         /** @description data is optional on create (an empty record), required on update */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com",
+                 *         "stage": "lead"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Values by field slug, each in the write format of its field type (docs/api.md) */
                     data: {
@@ -3780,6 +3887,13 @@ export interface operations {
         /** @description data is optional on create (an empty record), required on update */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "stage": "customer"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Values by field slug, each in the write format of its field type (docs/api.md) */
                     data: {
@@ -3990,6 +4104,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "where": {
+                 *         "stage": "lead"
+                 *       },
+                 *       "search": "ada",
+                 *       "order_by": "name",
+                 *       "order_dir": "A",
+                 *       "limit": 20,
+                 *       "offset": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -4133,6 +4259,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "field": "email",
+                 *           "compare": "ends_with",
+                 *           "value": "@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -4273,6 +4410,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "where": {
+                 *         "stage": "customer"
+                 *       },
+                 *       "order_by": "name"
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -4408,6 +4553,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "where": {
+                 *         "stage": "customer"
+                 *       },
+                 *       "fields": [
+                 *         "name",
+                 *         "email"
+                 *       ],
+                 *       "format": "csv"
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -4539,6 +4696,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "data": {
+                 *             "name": "Mary Jackson",
+                 *             "stage": "lead"
+                 *           }
+                 *         },
+                 *         {
+                 *           "data": {
+                 *             "name": "Annie Easley",
+                 *             "email": "annie@example.com"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     records: unknown[];
                 } & {
@@ -4649,6 +4824,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "id": 4,
+                 *           "data": {
+                 *             "stage": "customer"
+                 *           }
+                 *         },
+                 *         {
+                 *           "id": 5,
+                 *           "data": {
+                 *             "stage": "customer"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     records: unknown[];
                 } & {
@@ -4759,6 +4952,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "match_on": [
+                 *         "email"
+                 *       ],
+                 *       "records": [
+                 *         {
+                 *           "data": {
+                 *             "email": "grace@example.com",
+                 *             "name": "Grace Hopper",
+                 *             "stage": "lead"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     match_on: string[];
                     records: unknown[];
@@ -4870,6 +5079,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "record_ids": [
+                 *         4,
+                 *         5
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     record_ids: number[];
                 };
@@ -4974,6 +5191,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "field_id": "files",
+                 *       "name": "notes.md",
+                 *       "type": "text/markdown",
+                 *       "data": "IyBOb3Rlcwo="
+                 *     }
+                 */
                 "application/json": {
                     /** @description slug of a file field */
                     field_id: string;
@@ -5091,6 +5316,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "field_id": "files",
+                 *       "path": "/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-notes.md"
+                 *     }
+                 */
                 "application/json": {
                     /** @description slug of a file field */
                     field_id: string;
@@ -5204,6 +5435,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "field_id": "files",
+                 *       "path": "/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-notes.md"
+                 *     }
+                 */
                 "application/json": {
                     /** @description slug of a file field */
                     field_id: string;
@@ -5763,6 +6000,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Leads",
+                 *       "type": "grid",
+                 *       "config": {
+                 *         "columns": [
+                 *           "name",
+                 *           "email"
+                 *         ]
+                 *       },
+                 *       "filters": [
+                 *         {
+                 *           "field": "stage",
+                 *           "compare": "=",
+                 *           "value": "lead"
+                 *         }
+                 *       ],
+                 *       "order_by": "name",
+                 *       "order_dir": "A"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @default grid */
@@ -5902,6 +6160,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Open leads",
+                 *       "is_table_default": true
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @default grid */
@@ -6260,6 +6524,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Called @[Ada Lovelace](user:2): she would like a demo next week."
+                 *     }
+                 */
                 "application/json": {
                     /** @description @[Name](user:ID) mentions notify the user */
                     content?: string | null;
@@ -6390,6 +6659,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": {
+                 *         "email": "ada@example.com",
+                 *         "name": "Ada Lovelace"
+                 *       },
+                 *       "to": [
+                 *         "sales@example.com"
+                 *       ],
+                 *       "subject": "Demo next week?",
+                 *       "body": "Could we see a demo on Tuesday afternoon?",
+                 *       "messageId": "<demo-1@example.com>"
+                 *     }
+                 */
                 "application/json": {
                     from: {
                         /** @description an e-mail address */
@@ -6528,6 +6811,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "notes.md",
+                 *       "type": "text/markdown",
+                 *       "data": "IyBOb3Rlcwo="
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description MIME type; sniffed from the bytes when omitted */
@@ -6639,6 +6929,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment_id": 1,
+                 *       "path": "/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-notes.md"
+                 *     }
+                 */
                 "application/json": {
                     comment_id: number;
                     path: string;
@@ -6748,6 +7044,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Called Ada: demo on Tuesday."
+                 *     }
+                 */
                 "application/json": {
                     content: string;
                 };
@@ -6968,6 +7269,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filter": "unread",
+                 *       "limit": 20,
+                 *       "offset": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @default all */
                     filter?: "all" | "unread";
@@ -7476,6 +7784,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "record_id": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description also tell whether the caller follows this record */
                     record_id?: number | null;
@@ -7578,6 +7891,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "limit": 50,
+                 *       "offset": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @default 50 */
                     limit?: number;
