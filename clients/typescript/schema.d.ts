@@ -1195,6 +1195,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "admin@localhost",
+                 *       "password": "pOlTYVWMryP3VApK"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     password: string;
@@ -2214,6 +2220,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sales",
+                 *       "storage": {
+                 *         "kind": "managed"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description managed (default), none, or customer-owned S3, FTP or SFTP; credentials are stored encrypted and never returned; sftp needs password or private_key */
@@ -2459,6 +2473,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sales EMEA"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description managed (default), none, or customer-owned S3, FTP or SFTP; credentials are stored encrypted and never returned; sftp needs password or private_key */
@@ -2799,6 +2818,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "role": "editor"
+                 *     }
+                 */
                 "application/json": {
                     user_id?: number;
                     email?: string;
@@ -2907,6 +2932,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": 3
+                 *     }
+                 */
                 "application/json": {
                     user_id: number;
                 };
@@ -3109,6 +3139,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Contacts",
+                 *       "fields": [
+                 *         {
+                 *           "name": "Name",
+                 *           "type": "text",
+                 *           "required": true
+                 *         },
+                 *         {
+                 *           "name": "Email",
+                 *           "type": "email"
+                 *         },
+                 *         {
+                 *           "name": "Stage",
+                 *           "type": "select",
+                 *           "options": [
+                 *             {
+                 *               "value": "lead"
+                 *             },
+                 *             {
+                 *               "value": "customer"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "title_field": "name"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     fields?: {
@@ -3366,6 +3425,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Customers",
+                 *       "title_field": "name"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     title_field?: string | null;
@@ -3684,6 +3749,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "fields": [
+                 *         "stage",
+                 *         "name"
+                 *       ],
+                 *       "direction": "asc"
+                 *     }
+                 */
                 "application/json": {
                     fields: string[];
                     direction?: "asc" | "desc";
@@ -3893,6 +3967,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Files",
+                 *       "type": "file"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @enum {string} */
@@ -4037,6 +4117,24 @@ export interface operations {
         /** @description type and multiple cannot change (giving the current value is allowed) */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sales stage",
+                 *       "options": [
+                 *         {
+                 *           "value": "lead",
+                 *           "color": "#f5a623"
+                 *         },
+                 *         {
+                 *           "value": "customer",
+                 *           "color": "#7ed321"
+                 *         },
+                 *         {
+                 *           "value": "churned"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description the slug, the key in record data; made from name when omitted */
                     id?: string;
@@ -4292,6 +4390,15 @@ export interface operations {
         /** @description data is optional on create (an empty record), required on update */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com",
+                 *         "stage": "lead"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Values by field slug, each in the write format of its field type (docs/api.md) */
                     data: {
@@ -4508,6 +4615,13 @@ export interface operations {
         /** @description data is optional on create (an empty record), required on update */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "stage": "customer"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Values by field slug, each in the write format of its field type (docs/api.md) */
                     data: {
@@ -4718,6 +4832,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "where": {
+                 *         "stage": "lead"
+                 *       },
+                 *       "search": "ada",
+                 *       "order_by": "name",
+                 *       "order_dir": "A",
+                 *       "limit": 20,
+                 *       "offset": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -4861,6 +4987,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "field": "email",
+                 *           "compare": "ends_with",
+                 *           "value": "@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -5001,6 +5138,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "where": {
+                 *         "stage": "customer"
+                 *       },
+                 *       "order_by": "name"
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -5136,6 +5281,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "where": {
+                 *         "stage": "customer"
+                 *       },
+                 *       "fields": [
+                 *         "name",
+                 *         "email"
+                 *       ],
+                 *       "format": "csv"
+                 *     }
+                 */
                 "application/json": {
                     /** @description narrow data to these slugs */
                     fields?: string[];
@@ -5267,6 +5424,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "data": {
+                 *             "name": "Mary Jackson",
+                 *             "stage": "lead"
+                 *           }
+                 *         },
+                 *         {
+                 *           "data": {
+                 *             "name": "Annie Easley",
+                 *             "email": "annie@example.com"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     records: unknown[];
                 } & {
@@ -5377,6 +5552,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "id": 4,
+                 *           "data": {
+                 *             "stage": "customer"
+                 *           }
+                 *         },
+                 *         {
+                 *           "id": 5,
+                 *           "data": {
+                 *             "stage": "customer"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     records: unknown[];
                 } & {
@@ -5487,6 +5680,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "match_on": [
+                 *         "email"
+                 *       ],
+                 *       "records": [
+                 *         {
+                 *           "data": {
+                 *             "email": "grace@example.com",
+                 *             "name": "Grace Hopper",
+                 *             "stage": "lead"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     match_on: string[];
                     records: unknown[];
@@ -5598,6 +5807,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "record_ids": [
+                 *         4,
+                 *         5
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     record_ids: number[];
                 };
@@ -5702,6 +5919,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "field_id": "files",
+                 *       "name": "notes.md",
+                 *       "type": "text/markdown",
+                 *       "data": "IyBOb3Rlcwo="
+                 *     }
+                 */
                 "application/json": {
                     /** @description slug of a file field */
                     field_id: string;
@@ -5819,6 +6044,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "field_id": "files",
+                 *       "path": "/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-notes.md"
+                 *     }
+                 */
                 "application/json": {
                     /** @description slug of a file field */
                     field_id: string;
@@ -5932,6 +6163,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "field_id": "files",
+                 *       "path": "/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-notes.md"
+                 *     }
+                 */
                 "application/json": {
                     /** @description slug of a file field */
                     field_id: string;
@@ -6491,6 +6728,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Leads",
+                 *       "type": "grid",
+                 *       "config": {
+                 *         "columns": [
+                 *           "name",
+                 *           "email"
+                 *         ]
+                 *       },
+                 *       "filters": [
+                 *         {
+                 *           "field": "stage",
+                 *           "compare": "=",
+                 *           "value": "lead"
+                 *         }
+                 *       ],
+                 *       "order_by": "name",
+                 *       "order_dir": "A"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @default grid */
@@ -6630,6 +6888,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Open leads",
+                 *       "is_table_default": true
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @default grid */
@@ -6988,6 +7252,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Called @[Ada Lovelace](user:2): she would like a demo next week."
+                 *     }
+                 */
                 "application/json": {
                     /** @description @[Name](user:ID) mentions notify the user */
                     content?: string | null;
@@ -7118,6 +7387,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": {
+                 *         "email": "ada@example.com",
+                 *         "name": "Ada Lovelace"
+                 *       },
+                 *       "to": [
+                 *         "sales@example.com"
+                 *       ],
+                 *       "subject": "Demo next week?",
+                 *       "body": "Could we see a demo on Tuesday afternoon?",
+                 *       "messageId": "<demo-1@example.com>"
+                 *     }
+                 */
                 "application/json": {
                     from: {
                         /** @description an e-mail address */
@@ -7256,6 +7539,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "notes.md",
+                 *       "type": "text/markdown",
+                 *       "data": "IyBOb3Rlcwo="
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description MIME type; sniffed from the bytes when omitted */
@@ -7367,6 +7657,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "comment_id": 1,
+                 *       "path": "/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-notes.md"
+                 *     }
+                 */
                 "application/json": {
                     comment_id: number;
                     path: string;
@@ -7476,6 +7772,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Called Ada: demo on Tuesday."
+                 *     }
+                 */
                 "application/json": {
                     content: string;
                 };
@@ -7696,6 +7997,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filter": "unread",
+                 *       "limit": 20,
+                 *       "offset": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @default all */
                     filter?: "all" | "unread";
@@ -8204,6 +8512,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "record_id": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description also tell whether the caller follows this record */
                     record_id?: number | null;
@@ -8306,6 +8619,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "limit": 50,
+                 *       "offset": 0
+                 *     }
+                 */
                 "application/json": {
                     /** @default 50 */
                     limit?: number;

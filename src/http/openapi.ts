@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { requestExamples } from './openapi-examples.js';
 import { operations } from './openapi-operations.js';
 import { AnyObject, documentedKeyword } from './schemas.js';
 
@@ -23,6 +25,9 @@ const docsContentSecurityPolicy = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
 ].join('; ');
+
+/** Tabula's logo (Swagger UI's top bar, on its dark background) and icon (the tab), from assets/: the same path from src/http and dist/http. */
+const readAsset = (name: string) => fs.readFileSync(new URL(`../../assets/${name}`, import.meta.url));
 
 /** What the responses of the shared `responses()` map mean (http/schemas.ts), for readers of the document. */
 const responseDescriptions: Record<string, string> = {
@@ -49,15 +54,22 @@ function documentedSchema(node: unknown): unknown {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, documentedSchema(value)]));
 }
 
-/** Names and summarises an operation from the central table; public routes need no credentials. */
+/**
+ * Names and summarises an operation from the central table and gives its body the example of
+ * openapi-examples.ts (a one-item `examples` becomes the media type's `example`); public routes
+ * need no credentials.
+ */
 function describeRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }) {
   const shown = documentedSchema(schema ?? {}) as Record<string, unknown>;
-  const operation = typeof route.method === 'string' ? operations[`${route.method} ${url}`] : undefined;
+  const key = typeof route.method === 'string' ? `${route.method} ${url}` : undefined;
+  const operation = key ? operations[key] : undefined;
   if (operation) {
     shown.operationId = operation.operationId;
     shown.summary = operation.summary;
     if (operation.sessionOnly) shown.security = [{ session: [] }];
   }
+  const example = key ? requestExamples[key] : undefined;
+  if (example !== undefined && shown.body) shown.body = { ...(shown.body as Record<string, unknown>), examples: [example] };
   if (route.config?.auth === 'public') shown.security = [];
   return { schema: shown, url };
 }
@@ -97,7 +109,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Tabula', version: '1', description: 'Records in user-defined tables behind an HTTP JSON API. Interactive documentation: /docs.' },
+      info: {
+        title: 'Tabula',
+        version: '1',
+        description: 'Records in user-defined tables behind an HTTP JSON API. Interactive documentation: /docs.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+      },
+      // Relative: the document describes whichever server serves it (Swagger UI calls that origin).
+      servers: [{ url: '/', description: 'The server that serves this document' }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer tbk_…`' },
@@ -111,6 +130,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: describeRoute,
     transformObject: finishDocument as never,
   });
-  await app.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: docsContentSecurityPolicy, theme: { title: 'Tabula API' }, uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: docsPrefix,
+    staticCSP: docsContentSecurityPolicy,
+    // The logo goes in as a data: URI (img-src allows it); the icon is served under /docs/static/theme/.
+    logo: { type: 'image/svg+xml', content: readAsset('tabula-logo.svg') },
+    theme: { title: 'Tabula API', favicon: [{ filename: 'tabula-icon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: readAsset('tabula-icon.svg') }] },
+    uiConfig: { deepLinking: true },
+  });
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { tags: ['discovery'], response: { 200: AnyObject } } }, async () => app.swagger());
 }
