@@ -56,7 +56,7 @@ export const runImport = defineCommand(
       "lookups by the target record's title or id; dates, datetimes and the rest as the write API takes them.",
       "A text cell that starts with ' followed by = + - @, a tab or a carriage return has that ' taken off (tabula export puts it there); --formulas raw keeps cells as they are.",
       'Always prints a summary on stdout: imported N, updated M, rejected K (then "; nothing written" if so), then each rejected row as "line L: reason".',
-      `Exit code: 0 every row written; 1 nothing written (a refused header, a syntax error, a rejected row, any failure); ${exitSkippedRows} written without the rejected rows (--skip-rejected).`,
+      `Exit code: 0 every row written; 1 nothing written (a refused header, a syntax error, a rejected row, any failure); 2 a wrong command line; ${exitSkippedRows} written without the rejected rows (--skip-rejected).`,
       "On SQLite the import holds the database's one write lock until it ends (docs/operations.md). Acts as the owner of the table's account.",
     ].join('\n'),
     options: {
