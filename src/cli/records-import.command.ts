@@ -4,7 +4,7 @@ import type { Services } from '../container.js';
 import type { Actor } from '../modules/auth/actor.js';
 import type { ImportUnit } from '../modules/records/records.service.js';
 import { AppError } from '../shared/errors.js';
-import { convertRow, HeaderRefused, mapColumns, rejectedIndex, RowRejected, type ColumnMapping, type ImportField, type TitleIndex } from './csv-import.js';
+import { convertRow, HeaderRefused, mapColumns, rejectedIndex, RowRejected, type ImportField, type TitleIndex } from './csv-import.js';
 import { CsvSyntaxError, lineOf, readCsvRows, type CsvRow } from './csv-rows.js';
 import { ImportReport } from './import-report.js';
 import { CommandFailed, parseId, splitList, UsageError, withContainer } from './cli-context.js';
@@ -56,7 +56,7 @@ export const runImport = defineCommand(
       "lookups by the target record's title or id; dates, datetimes and the rest as the write API takes them.",
       "A text cell that starts with ' followed by = + - @, a tab or a carriage return has that ' taken off (tabula export puts it there); --formulas raw keeps cells as they are.",
       'Always prints a summary on stdout: imported N, updated M, rejected K (then "; nothing written" if so), then each rejected row as "line L: reason".',
-      `Exit code: 0 every row written; 1 nothing written (a refused header, a syntax error, a rejected row, any failure); ${exitSkippedRows} written without the rejected rows (--skip-rejected).`,
+      `Exit code: 0 every row written; 1 nothing written (a refused header, a syntax error, a rejected row, any failure); 2 a wrong command line; ${exitSkippedRows} written without the rejected rows (--skip-rejected).`,
       "On SQLite the import holds the database's one write lock until it ends (docs/operations.md). Acts as the owner of the table's account.",
     ].join('\n'),
     options: {
@@ -80,71 +80,92 @@ export const runImport = defineCommand(
     const formulas = values.formulas ?? 'escape';
     if (formulas !== 'escape' && formulas !== 'raw') throw usageError(spec, `--formulas must be escape or raw, got ${JSON.stringify(formulas)}`);
     if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
-    await withContainer(values.data, async ({ services }) => {
-      const actor = await services.records.operatorActor(tableId, false);
-      const table = (await services.tables.getTable(actor, tableId)) as unknown as { fields: ImportField[] };
-      const report = new ImportReport(values.rejects);
-      const { rows, parser } = readCsvRows(file);
-      const bar = process.stderr.isTTY ? new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {percentage}% {rows} rows' }) : undefined;
-      let read = 0;
-      let reported = 0;
-      let written = false;
-      try {
-        const iterator = rows[Symbol.asyncIterator]();
-        const first = await iterator.next();
-        if (first.done) throw new HeaderRefused('the file is empty: it needs a header row');
-        const header = first.value.cells;
-        const mapping = mapColumns(header, table.fields, values.map, values['ignore-unknown']);
-        report.ignored = mapping.ignored;
-        const missing = matchOn?.filter((slug) => !mapping.targets.some((field) => field?.id === slug));
-        if (missing?.length) throw new HeaderRefused(`--upsert ${missing.join(', ')}: the header (line 1) has no column for ${missing.length > 1 ? 'these fields' : 'this field'}`);
-        if (mapping.ignored.length > 0) process.stderr.write(`ignored columns: ${mapping.ignored.join('; ')}\n`);
-        // Read before the unit starts: within it, every statement runs on its transaction.
-        const titles = new Map<string, TitleIndex>();
-        for (const field of mapping.targets) if (field?.type === 'lookup' && field.table_id !== undefined) titles.set(field.id, await indexTitles(services, actor, field.table_id));
-        await report.start(header);
-        bar?.start(fs.statSync(file).size, 0, { rows: 0 });
-        const onProgress = () => {
-          if (bar) bar.update(parser.info.bytes, { rows: read });
-          else if (Math.floor(read / progressEvery) > Math.floor(reported / progressEvery)) process.stderr.write(`… ${(reported = read)} rows read\n`);
-        };
-        await services.records.importAsOneUnit(actor, tableId, async (unit) => {
-          const writer = batchWriter(unit, matchOn, report);
-          for await (const row of { [Symbol.asyncIterator]: () => iterator }) {
-            read += 1;
-            if (row.cells.length !== header.length) {
-              await report.reject(lineOf(row), row.cells, `${row.cells.length} cell${row.cells.length === 1 ? '' : 's'} where the header has ${header.length}`);
-              continue;
-            }
-            try {
-              await writer.add({ row, data: convertRow(row.cells, mapping, titles, formulas === 'escape') }, onProgress);
-            } catch (error) {
-              if (!(error instanceof RowRejected)) throw error;
-              await report.reject(lineOf(row), row.cells, error.message);
-            }
-          }
-          await writer.flush(onProgress);
-          if (report.rejected > 0 && !values['skip-rejected']) throw new RowsRejected();
-        });
-        written = true;
-      } catch (error) {
-        if (error instanceof RowsRejected) {
-          const accepted = report.created + report.updated;
-          throw new CommandFailed(`${report.rejected} row${report.rejected > 1 ? 's' : ''} rejected, so nothing was written (an import is all or nothing): fix ${report.rejected > 1 ? 'them' : 'it'} and run the import again${accepted > 0 ? `, or pass --skip-rejected to write the other ${accepted}` : ''}`, 1);
-        }
-        if (error instanceof HeaderRefused || error instanceof CsvSyntaxError) throw new CommandFailed(`${error.message}; nothing was written`, 1);
-        throw error;
-      } finally {
-        bar?.stop();
-        parser.destroy();
-        await report.close();
-        // Always a summary, also when nothing was written.
-        report.print(written);
+    const options: ImportOptions = { tableId, file, matchOn, map: values.map, ignoreUnknown: values['ignore-unknown'] === true, skipRejected: values['skip-rejected'] === true, restoreFormulas: formulas === 'escape' };
+    const report = new ImportReport(values.rejects);
+    let written = false;
+    try {
+      await withContainer(values.data, async ({ services }) => importFile(services, options, report));
+      written = true;
+    } catch (error) {
+      if (error instanceof RowsRejected) {
+        const [count, accepted] = [report.rejected, report.created + report.updated];
+        throw new CommandFailed(`${count} row${count > 1 ? 's' : ''} rejected, so nothing was written (an import is all or nothing): fix ${count > 1 ? 'them' : 'it'} and run the import again${accepted > 0 ? `, or pass --skip-rejected to write the other ${accepted}` : ''}`, 1);
       }
-      if (report.rejected > 0) throw new CommandFailed(`${report.rejected} row${report.rejected > 1 ? 's' : ''} rejected and skipped (--skip-rejected); the others were written`, exitSkippedRows);
-    });
+      if (error instanceof HeaderRefused || error instanceof CsvSyntaxError) throw new CommandFailed(`${error.message}; nothing was written`, 1);
+      throw error;
+    } finally {
+      await report.close();
+      // Always a summary, also when nothing was written.
+      report.print(written);
+    }
+    if (report.rejected > 0) throw new CommandFailed(`${report.rejected} row${report.rejected > 1 ? 's' : ''} rejected and skipped (--skip-rejected); the others were written`, exitSkippedRows);
   },
 );
+
+interface ImportOptions {
+  tableId: number;
+  file: string;
+  matchOn: string[] | undefined;
+  map: string | undefined;
+  ignoreUnknown: boolean;
+  skipRejected: boolean;
+  restoreFormulas: boolean;
+}
+
+/**
+ * The header checked and mapped before anything is written, then every row through one import
+ * unit (records.service): it commits if `work` ends, and throws `RowsRejected` to roll back.
+ */
+async function importFile(services: Services, options: ImportOptions, report: ImportReport): Promise<void> {
+  const { tableId, file, matchOn } = options;
+  const actor = await services.records.operatorActor(tableId, false);
+  const table = (await services.tables.getTable(actor, tableId)) as unknown as { fields: ImportField[] };
+  const { rows, parser } = readCsvRows(file);
+  const bar = process.stderr.isTTY ? new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {percentage}% {rows} rows' }) : undefined;
+  let [read, reported] = [0, 0];
+  try {
+    const iterator = rows[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    if (first.done) throw new HeaderRefused('the file is empty: it needs a header row');
+    const header = first.value.cells;
+    const mapping = mapColumns(header, table.fields, options.map, options.ignoreUnknown);
+    report.ignored = mapping.ignored;
+    const missing = matchOn?.filter((slug) => !mapping.targets.some((field) => field?.id === slug));
+    if (missing?.length) throw new HeaderRefused(`--upsert ${missing.join(', ')}: the header (line 1) has no column for ${missing.length > 1 ? 'these fields' : 'this field'}`);
+    if (mapping.ignored.length > 0) process.stderr.write(`ignored columns: ${mapping.ignored.join('; ')}\n`);
+    // Read before the unit starts: within it, every statement runs on its transaction.
+    const titles = new Map<string, TitleIndex>();
+    for (const field of mapping.targets) if (field?.type === 'lookup' && field.table_id !== undefined) titles.set(field.id, await indexTitles(services, actor, field.table_id));
+    await report.start(header);
+    bar?.start(fs.statSync(file).size, 0, { rows: 0 });
+    const onProgress = () => {
+      if (bar) bar.update(parser.info.bytes, { rows: read });
+      else if (Math.floor(read / progressEvery) > Math.floor(reported / progressEvery)) process.stderr.write(`… ${(reported = read)} rows read\n`);
+    };
+    await services.records.importAsOneUnit(actor, tableId, async (unit) => {
+      const writer = batchWriter(unit, matchOn, report);
+      for await (const row of { [Symbol.asyncIterator]: () => iterator }) {
+        read += 1;
+        const width = row.cells.length;
+        if (width !== header.length) {
+          await report.reject(lineOf(row), row.cells, `${width} cell${width === 1 ? '' : 's'} where the header has ${header.length}`);
+          continue;
+        }
+        try {
+          await writer.add({ row, data: convertRow(row.cells, mapping, titles, options.restoreFormulas) }, onProgress);
+        } catch (error) {
+          if (!(error instanceof RowRejected)) throw error;
+          await report.reject(lineOf(row), row.cells, error.message);
+        }
+      }
+      await writer.flush(onProgress);
+      if (report.rejected > 0 && !options.skipRejected) throw new RowsRejected();
+    });
+  } finally {
+    bar?.stop();
+    parser.destroy();
+  }
+}
 
 /**
  * Rows to the unit a batch of 1,000 at a time. A record refused by the batch's checks (which

@@ -64,7 +64,7 @@ describe('tabula export and import', () => {
     const missing = 'Table 999 not found (no account of this database has a table with that id)';
     expect(await cli.run('export', '--table', '999')).toMatchObject({ code: 1, stderr: `tabula export: ${missing}\n` });
     fs.writeFileSync(file('any.csv'), 'name\nx\n');
-    expect(await cli.run('import', '--table', '999', file('any.csv'))).toMatchObject({ code: 1, stderr: `tabula import: ${missing}\n` });
+    expect(await cli.run('import', '--table', '999', file('any.csv'))).toMatchObject({ code: 1, stdout: 'imported 0, updated 0, rejected 0; nothing written\n', stderr: `tabula import: ${missing}\n` });
   });
 
   it('import is all or nothing: rejected rows (with their lines) write nothing, --skip-rejected writes the others; --upsert updates instead of duplicating', { timeout: cliTestTimeout }, async () => {
