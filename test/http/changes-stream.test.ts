@@ -60,7 +60,6 @@ describe('changes/stream', () => {
     return response.body.id as number;
   };
   const lastSeq = async () => Number((await ctx.container.database.db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
-  const namesOf = (stream: SseStream) => stream.changes().map((change) => (change.after as { name?: string }).name);
   const untilNoStreams = () => waitFor(() => ctx.container.services.changeFeed.stats().streams === 0, 'every stream to end');
 
   it('streams a write as id, event and data, starting with what is committed after it opened', async () => {
@@ -248,13 +247,25 @@ describe('changes/stream', () => {
   });
 });
 
-describe('changes/stream and the send timeout', () => {
+describe('changes/stream with a quiet feed (no heartbeat to read the log in between)', () => {
   const ctx = useTestApp({ env: { TABULA_SEND_TIMEOUT: '300ms' }, feed: { heartbeatMs: 60_000 } });
+  // Another process on the same database (on SQLite: a command such as `records import`), whose commits do not wake this feed at once.
+  const other = useSecondApp(ctx);
   let f: Fixture;
 
   beforeAll(async () => {
     f = await buildFixture(ctx);
   });
+
+  const create = async (via: TestContext, name: string) => {
+    const response = await call(via, 'POST', `/api/table/${f.tableId}/records/create`, { key: f.world.accountKey, body: { data: { name } } });
+    expect(response.status).toBe(200);
+  };
+  const open = async (query = '') => {
+    const stream = await openStream(f.base, `/api/table/${f.tableId}/changes/stream${query}`, { key: f.world.accountKey });
+    streams.push(stream);
+    return stream;
+  };
 
   it('keeps a quiet stream open past the send timeout, on a connection an earlier answer set it on', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -270,11 +281,30 @@ describe('changes/stream and the send timeout', () => {
       streams.push(stream);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(stream.closed).toBe(false);
-      await call(ctx, 'POST', `/api/table/${f.tableId}/records/create`, { key: f.world.accountKey, body: { data: { name: 'late' } } });
+      await create(ctx, 'late');
       await stream.waitForChanges(1);
     } finally {
       agent.destroy();
     }
+  });
+
+  it('sends a change the feed has not read yet once to a stream that caught up past it, and once to a live one', async () => {
+    const live = await open();
+    await create(ctx, 'one');
+    await live.waitForChanges(1);
+    const from = live.changes()[0].seq;
+    // Committed by the other process: this feed has not read it, its cursor stays behind.
+    await create(other, 'two');
+    const joining = await open(`?after=${from}`);
+    await joining.waitForChanges(1);
+    await waitFor(() => ctx.container.services.changeFeed.stats().live === 2, 'the catching-up stream to go live');
+    // This process's write wakes the feed, which reads both from its cursor.
+    await create(ctx, 'three');
+    await live.waitForChanges(3);
+    await joining.waitForChanges(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(namesOf(live)).toEqual(['one', 'two', 'three']);
+    expect(namesOf(joining)).toEqual(['two', 'three']);
   });
 });
 
@@ -299,6 +329,10 @@ describe.runIf(testEngine === 'postgres')('changes/stream across processes (Post
     expect(stream.changes()[0]).toMatchObject({ record_id: response.body.id, kind: 'record.created' });
   });
 });
+
+function namesOf(stream: SseStream): Array<string | undefined> {
+  return stream.changes().map((change) => (change.after as { name?: string }).name);
+}
 
 async function waitFor(test: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
