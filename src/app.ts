@@ -21,6 +21,7 @@ import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { recordsRoutes } from './modules/records/records.routes.js';
 import { changesRoutes } from './modules/changes/changes.routes.js';
+import { changeStreamRoutes } from './modules/changes/change-stream.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
 
@@ -74,6 +75,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(tablesRoutes(container.services));
   await app.register(recordsRoutes(container.services));
   await app.register(changesRoutes(container.services));
+  await app.register(changeStreamRoutes(container.services));
   await app.register(filesRoutes(container.services));
   await app.register(viewsRoutes(container.services));
   await app.register(commentsRoutes(container.services));

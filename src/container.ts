@@ -17,6 +17,7 @@ import { createNotificationsService } from './modules/notifications/notification
 import { createRecordsService, type RecordsDeletedListener } from './modules/records/records.service.js';
 import { createWriteUnit } from './modules/changes/write-unit.js';
 import { createChangesService } from './modules/changes/changes.service.js';
+import { createChangeFeed, type FeedSettings } from './modules/changes/change-feed.js';
 import { createSpacesService } from './modules/spaces/spaces.service.js';
 import { createFieldsService } from './modules/tables/fields.service.js';
 import { createTablesService } from './modules/tables/tables.service.js';
@@ -41,7 +42,7 @@ function loadSecret(config: Config): string {
 }
 
 /** The composition root: the database, then every service as a plain object. */
-export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void; sqliteCacheKib?: number } = {}) {
+export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void; sqliteCacheKib?: number; feed?: Partial<FeedSettings> } = {}) {
   const clock = options.clock ?? systemClock;
   const database: Database = await openDatabase({ ...config, ...(options.sqliteCacheKib ? { sqliteCacheKib: options.sqliteCacheKib } : {}) });
   if (options.migrate !== false) await migrateToLatest(database);
@@ -70,6 +71,8 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const unit = createWriteUnit({ ...base, userName });
   const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), unit, userName, trashDays: config.trashDays, recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
   const changes = createChangesService({ database, tables: records });
+  // Opens nothing until the first stream (a command never streams); the send timeout bounds a stream's drain as it bounds any answer's.
+  const changeFeed = createChangeFeed({ database, unit, databaseUrl: config.databaseUrl, streamsPerKey: config.streamsPerKey, settings: { drainTimeoutMs: config.sendTimeoutMs, ...options.feed }, log: options.log });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
   const reclaim = createReclaimService({ ...base, storage: fileStorage });
   const views = createViewsService({ ...base, tables, records, indexes, automaticIndexes });
@@ -81,8 +84,9 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { changes, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
+    services: { changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
     close: async () => {
+      await changeFeed.close();
       await fileStorage.close();
       await database.destroy();
     },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
+import type { FeedSettings } from '../src/modules/changes/change-feed.js';
 import type { Clock } from '../src/shared/clock.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -18,6 +19,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Redis key prefix; by default one of its own, so apps share counters only when given the same. */
   redisPrefix?: string;
+  /** The change feed's intervals and bounds (tests make them tiny). */
+  feed?: Partial<FeedSettings>;
 }
 
 /** Options, or a function giving them when the app is built (for values known only then, like a free port). */
@@ -105,7 +108,7 @@ async function serveDatabase(database: TestDatabase, options: TestAppOptions): P
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...options.env,
   };
-  const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock });
+  const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock, feed: options.feed });
   try {
     const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
     await app.ready();

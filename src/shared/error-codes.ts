@@ -81,6 +81,8 @@ const catalogue = {
   payloadTooLarge: { code: 'payload_too_large', status: 413 },
   unsupportedMediaType: { code: 'unsupported_media_type', status: 415 },
   rateLimited: { code: 'rate_limited', status: 429 },
+  /** A key or session already holds as many change streams as `TABULA_STREAMS_PER_KEY` allows. */
+  tooManyStreams: { code: 'too_many_streams', status: 429 },
 
   // 500 (the specification's odd 500s, and the unexpected)
   internalError: { code: 'internal_error', status: 500 },

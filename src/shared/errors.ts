@@ -71,6 +71,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** Change streams are capped per key or session (per process): one more waits for one to close. */
+export class TooManyStreamsError extends AppError {
+  constructor(readonly cap: number) {
+    super(ErrorCode.tooManyStreams, `Too many open change streams: this key or session already has ${cap} (TABULA_STREAMS_PER_KEY); close one first`);
+  }
+}
+
 /** A record query that would run past its time budget: its statement is stopped and its slot freed. */
 export class QueryTimeoutError extends AppError {
   constructor(

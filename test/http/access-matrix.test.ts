@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildAccessWorld, callAs, missingId, type AccessWorld, type CallerProfile, type ErrorExpectation } from '../access-fixture.js';
+import { buildAccessWorld, callAs, callerProfiles, missingId, type AccessWorld, type CallerProfile, type ErrorExpectation, type Identity } from '../access-fixture.js';
 import { describeAccessMatrix, type AccessRow } from '../access-matrix-runner.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, createTable, createUser } from '../factories.js';
@@ -566,6 +566,40 @@ describe('access matrix of the management API', () => {
         ];
       },
     },
+  });
+
+  /**
+   * The change streams (tag `changes`, outside this matrix's coverage check) × every caller:
+   * everything is settled before a stream opens, so a refusal is the usual JSON error. A stream
+   * never ends, and app.inject waits for an answer's end: `payloadAsStream` answers at the headers
+   * (the stream stays open until the app closes). Streams themselves: changes-stream.test.ts.
+   */
+  describe('change streams × every caller', () => {
+    const invalidTable: ErrorExpectation = { status: 400, code: 'invalid_table', message: 'Invalid Table' };
+    const streams = [
+      { route: 'GET /api/table/<tid>/changes/stream', path: () => `/api/table/${world.t1.id}/changes/stream`, hidden: (identity: Identity) => identity.account !== 'A' || identity.roleInS1 === null, refusal: invalidTable },
+      { route: 'GET /api/space/<sid>/changes/stream', path: () => `/api/space/${world.s1.id}/changes/stream`, hidden: (identity: Identity) => identity.roleInS1 === null, refusal: notFound.space },
+    ];
+    for (const stream of streams) {
+      for (const profile of callerProfiles) {
+        const outcome = profile.authError ?? (stream.hidden(profile.identity!) ? stream.refusal : 'ok');
+        it(`${stream.route} answers ${outcome === 'ok' ? '200 text/event-stream' : `${outcome.status} ${outcome.message}`} to ${profile.name}`, async () => {
+          const { auth } = world.caller(profile.name);
+          const headers: Record<string, string> = { ...auth.headers };
+          if (auth.key) headers.authorization = `Bearer ${auth.key}`;
+          if (auth.cookie) headers.cookie = auth.cookie;
+          const response = await ctx.app.inject({ method: 'GET', url: stream.path(), headers, remoteAddress: auth.remoteAddress, payloadAsStream: true });
+          if (outcome === 'ok') {
+            expect(response.statusCode).toBe(200);
+            expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+            return;
+          }
+          let body = '';
+          for await (const chunk of response.stream()) body += chunk;
+          expect({ status: response.statusCode, body: JSON.parse(body) }).toEqual({ status: outcome.status, body: { error: { code: outcome.code, message: outcome.message } } });
+        });
+      }
+    }
   });
 
   describe('an account key restricted to S2 inside S2', () => {

@@ -2,6 +2,8 @@ import type { Database } from '../../db/database.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
 import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
+import { loadVisibleSpace } from '../spaces/space-access.js';
+import type { StreamFilter } from './change-subscriber.js';
 import { changeText } from './change.js';
 import * as changes from './changes.repository.js';
 
@@ -20,6 +22,16 @@ export function createChangesService(deps: { database: Database; tables: TableRe
   const { db } = deps.database;
 
   return {
+    /**
+     * May this caller read what a change stream carries: a table's changes (400 `Invalid Table`
+     * as a record call answers) or every table's of a space (404 `Space not found`, as for a
+     * missing space; a member reads every table of its space).
+     */
+    async streamAccess(actor: Actor, filter: StreamFilter): Promise<void> {
+      if ('tableId' in filter) await deps.tables.tableAccess(actor, filter.tableId, 'read');
+      else await loadVisibleSpace(db, actor, filter.spaceId);
+    },
+
     /** `{after?, limit?}` → `{changes:[…], next_after}` in seq order; `next_after` is the cursor to send next. */
     async listChanges(actor: Actor, tableId: number, body: unknown): Promise<string> {
       await deps.tables.tableAccess(actor, tableId, 'read');
