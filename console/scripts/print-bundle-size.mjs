@@ -1,0 +1,18 @@
+// Prints the JavaScript that index.html loads before the first paint (its module scripts and
+// module preloads), gzipped, and fails the build past the budget of issue 28 (300 KB).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const budgetKb = 300;
+const dist = path.resolve(import.meta.dirname, '../dist');
+const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+const urls = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((match) => match[1]);
+let gzipped = 0;
+for (const url of new Set(urls)) gzipped += zlib.gzipSync(fs.readFileSync(path.join(dist, url))).length;
+const kb = gzipped / 1024;
+console.log(`console: initial JavaScript ${kb.toFixed(1)} KB gzipped in ${urls.length} file(s) (budget ${budgetKb} KB)`);
+if (kb > budgetKb) {
+  console.error(`console: initial JavaScript is over its budget of ${budgetKb} KB gzipped`);
+  process.exit(1);
+}
