@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
 import { defaultQuerySlots } from './db/bounded-read.js';
 import { parseAllowHosts, type AllowedHost } from './modules/files/address-policy.js';
@@ -51,7 +52,12 @@ export interface Config {
    * call the API across origins; empty (the default) turns CORS off.
    */
   readonly corsOrigins: readonly string[];
+  /** `TABULA_CONSOLE_DIR`: the built web console that `serve` serves; by default the package's own `console/dist`. */
+  readonly consoleDir: string;
 }
+
+/** Beside src/ and dist/ alike: both are one level below the package root. */
+const defaultConsoleDir = fileURLToPath(new URL('../console/dist', import.meta.url));
 
 export interface ConfigFlags {
   host?: string;
@@ -89,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       unusedMs: parsePositiveDuration('TABULA_AUTO_INDEX_UNUSED', env.TABULA_AUTO_INDEX_UNUSED ?? '30d'),
     },
     corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
+    consoleDir: path.resolve(env.TABULA_CONSOLE_DIR || defaultConsoleDir),
   });
 }
 

@@ -18,6 +18,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Redis key prefix; by default one of its own, so apps share counters only when given the same. */
   redisPrefix?: string;
+  /** Serve a built web console from this folder, as `tabula serve` does. */
+  consoleDir?: string;
 }
 
 /** Options, or a function giving them when the app is built (for values known only then, like a free port). */
@@ -107,7 +109,7 @@ async function serveDatabase(database: TestDatabase, options: TestAppOptions): P
   };
   const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock });
   try {
-    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
+    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:`, consoleDir: options.consoleDir });
     await app.ready();
     return {
       app,
