@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from './client';
-import type { Table } from './types';
+import type { Table, User } from './types';
 
 /** Query keys, in one place so that mutations invalidate what they change. */
 export const keys = {
@@ -48,4 +48,13 @@ export function useTable(tid: number) {
 /** The table's total from its maintained count (no COUNT(*) of the records). */
 export function useRecordCount(tid: number) {
   return useQuery({ queryKey: keys.count(tid), queryFn: () => unwrap(api.POST('/api/table/{tid}/records/count', { params: { path: { tid } }, body: {} })) });
+}
+
+/**
+ * After signing in or out: the new user (or null), and nothing cached of the previous one.
+ * (`clear()` would also drop the query the app's observer of `me` holds, which then never hears of the new user.)
+ */
+export function switchSession(queryClient: QueryClient, me: { user: User } | null) {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.me[0] });
+  queryClient.setQueryData(keys.me, me);
 }

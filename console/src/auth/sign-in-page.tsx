@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { api, ApiError, unwrap } from '../api/client';
-import { keys } from '../api/queries';
+import { switchSession } from '../api/queries';
 import { Button } from '../ui/button';
 import { TextInput } from '../ui/text-input';
 
@@ -18,8 +18,7 @@ export function SignInPage() {
     setError(null);
     try {
       const signedIn = await unwrap(api.POST('/api/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } }));
-      queryClient.clear();
-      queryClient.setQueryData(keys.me, signedIn);
+      switchSession(queryClient, signedIn);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : 'Could not reach the server; try again.');
     } finally {

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
-import { keys } from '../api/queries';
+import { switchSession } from '../api/queries';
 import type { User } from '../api/types';
 import { Button } from '../ui/button';
 
@@ -11,8 +11,7 @@ export function AppShell({ user, children }: { user: User; children: ReactNode }
   const queryClient = useQueryClient();
   const signOut = async () => {
     await api.POST('/api/auth/logout');
-    queryClient.clear();
-    queryClient.setQueryData(keys.me, null);
+    switchSession(queryClient, null);
   };
   return (
     <div className="shell">
