@@ -111,4 +111,5 @@ export async function signIn(page: Page, tabula: TabulaServer, password = tabula
   await page.getByLabel('E-mail').fill(tabula.email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  if (password === tabula.password) await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 }

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import type { Field, Table, TableRecord } from '../api/types';
+import type { Field, Table } from '../api/types';
 import { CellEditor, type EditorExit } from './cell-editor';
 import { displayValue, isEditable } from './cell-value';
 import { useRecordWindow } from './record-window';
@@ -58,7 +58,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   const virtualColumns = columns.getVirtualItems();
   const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1);
   const [editing, setEditing] = useState<{ row: number; column: number; typed?: string } | null>(null);
-  const { errors, save } = useCellSave(table.id, window.replaceRecord);
+  const { errors, pending, save } = useCellSave(table.id, window.replaceRecord);
 
   const scrollToRow = useCallback((row: number) => rows.scrollToIndex(row, { align: 'auto' }), [rows]);
   useEffect(() => scrollRef?.(scrollToRow), [scrollRef, scrollToRow]);
@@ -83,17 +83,22 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
     setEditing({ row, column, typed });
   };
 
+  // The editor closes and the cursor moves at once (typing goes on in the next cell while the
+  // save is under way); a refused value reopens its cell's editor with the server's error.
   const finishEditing = async (text: string | string[], exit: EditorExit) => {
     if (!editing) return;
     const { row, column } = editing;
     const record = window.recordAt(row);
     if (!record) return;
-    const saved = await save(row, record, fields[column], text);
-    if (!saved) return; // the editor stays open with the error under it
     setEditing(null);
     focusGrid();
     if (exit === 'enter') move(row + 1 < total ? row + 1 : row, column);
     else move(row, column + (exit === 'tab' ? 1 : -1));
+    const saved = await save(row, record, fields[column], text);
+    if (!saved) {
+      move(row, column);
+      setEditing({ row, column, typed: Array.isArray(text) ? text.join(', ') : text });
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -225,7 +230,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                           }}
                         />
                       ) : record ? (
-                        <CellText field={field} record={record} />
+                        <CellText field={field} value={pending.has(`${record.id}:${field.id}`) ? pending.get(`${record.id}:${field.id}`) : record.data[field.id]} />
                       ) : (
                         <span className="cell-placeholder" aria-hidden="true" />
                       )}
@@ -255,8 +260,7 @@ function typesOver(field: Field | undefined): boolean {
   return !!field && isEditable(field) && !['checkbox', 'select', 'date', 'datetime', 'time'].includes(field.type);
 }
 
-function CellText({ field, record }: { field: Field; record: TableRecord }) {
-  const value = record.data[field.id];
+function CellText({ field, value }: { field: Field; value: unknown }) {
   if (field.type === 'checkbox') {
     return (
       <span className={`checkbox-mark${value ? ' checkbox-on' : ''}`} aria-label={value ? 'Yes' : 'No'} role="img">

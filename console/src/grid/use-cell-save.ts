@@ -10,6 +10,15 @@ import { EditorInputError, parseEditorText } from './cell-value';
  */
 export function useCellSave(tid: number, replaceRecord: (row: number, record: TableRecord) => void) {
   const [errors, setErrors] = useState(() => new Map<string, string>());
+  /** Values sent and not yet answered: the cell shows them meanwhile. */
+  const [pending, setPending] = useState(() => new Map<string, unknown>());
+  const setPendingValue = (key: string, value: unknown, waiting: boolean) =>
+    setPending((current) => {
+      const next = new Map(current);
+      if (waiting) next.set(key, value);
+      else next.delete(key);
+      return next;
+    });
   const queryClient = useQueryClient();
   const setError = (key: string, message: string | null) =>
     setErrors((current) => {
@@ -22,6 +31,7 @@ export function useCellSave(tid: number, replaceRecord: (row: number, record: Ta
     const key = `${record.id}:${field.id}`;
     try {
       const value = typeof input === 'string' || Array.isArray(input) ? parseEditorText(field, input as string | string[]) : input;
+      setPendingValue(key, value, true);
       const updated = await unwrap(api.POST('/api/table/{tid}/record/{rid}/update', { params: { path: { tid, rid: record.id } }, body: { data: { [field.id]: value } } }));
       replaceRecord(row, updated as TableRecord);
       setError(key, null);
@@ -30,7 +40,9 @@ export function useCellSave(tid: number, replaceRecord: (row: number, record: Ta
       if (error instanceof ApiError && error.code === 'record_not_found') void queryClient.invalidateQueries({ queryKey: ['table', tid, 'records'] });
       setError(key, error instanceof ApiError || error instanceof EditorInputError ? error.message : 'Could not save: the server did not answer');
       return false;
+    } finally {
+      setPendingValue(key, undefined, false);
     }
   };
-  return { errors, save };
+  return { errors, pending, save };
 }
