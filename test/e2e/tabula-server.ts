@@ -62,7 +62,6 @@ async function startServer(database: TestDatabase): Promise<{ server: TabulaServ
 /** One server per worker (a file's tests share it, as a person's session would). */
 export const test = base.extend<{ page: Page }, { tabula: TabulaServer }>({
   tabula: [
-    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       if (!fs.existsSync(path.join(repoRoot, 'console/dist/index.html'))) throw new Error('console/dist is not built: run npm run build');
       const database = await createTestDatabase();

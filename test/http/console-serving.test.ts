@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../build-test-app.js';
 
@@ -10,6 +11,7 @@ function writeConsoleFixture(): string {
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Tabula</title><script type="module" src="/assets/index-abc123.js"></script><div id="root">console-fixture</div>');
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("console-fixture");\n');
+  fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync('console.log("console-fixture");\n'));
   fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   fs.writeFileSync(path.join(os.tmpdir(), 'tabula-console-outside.txt'), 'outside');
   return dir;
@@ -45,6 +47,14 @@ describe('the web console served beside the API', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
     expect(response.body).toContain('console-fixture');
+  });
+
+  it('sends the build\'s precompressed copy to a browser that accepts it', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toContain('console-fixture');
   });
 
   it('serves top-level files of the build (favicon) with a short cache', async () => {

@@ -52,8 +52,18 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   const fields = table.fields.filter((field) => field.hidden !== 'always');
   const scroller = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
-  const rows = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: overscanRows });
-  const columns = useVirtualizer({ horizontal: true, count: fields.length, getScrollElement: () => scroller.current, estimateSize: (index) => columnWidth(fields[index]), overscan: 2 });
+  // The sticky header row and row-number column are the virtualisers' padding: item starts
+  // include them, and scrolling to an item keeps it clear of them.
+  const rows = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: overscanRows, paddingStart: rowHeight, scrollPaddingStart: rowHeight });
+  const columns = useVirtualizer({
+    horizontal: true,
+    count: fields.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => columnWidth(fields[index]),
+    overscan: 2,
+    paddingStart: rowNumberWidth,
+    scrollPaddingStart: rowNumberWidth,
+  });
   const virtualRows = rows.getVirtualItems();
   const virtualColumns = columns.getVirtualItems();
   const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1);
@@ -138,7 +148,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
 
   const cellId = (row: number, column: number) => `cell-${table.id}-${row}-${column}`;
   const activeRendered = active && virtualRows.some((item) => item.index === active.row) && virtualColumns.some((item) => item.index === active.column);
-  const width = rowNumberWidth + columns.getTotalSize();
+  const width = columns.getTotalSize();
 
   return (
     <div className="grid-scroller" ref={scroller}>
@@ -151,7 +161,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
         aria-activedescendant={activeRendered && !editing ? cellId(active.row, active.column) : undefined}
         tabIndex={0}
         className="grid"
-        style={{ width, height: rows.getTotalSize() + rowHeight }}
+        style={{ width, height: rows.getTotalSize() }}
         onKeyDown={onKeyDown}
         onFocus={(event) => {
           if (event.target === grid.current && !active && total > 0) onActiveChange({ row: 0, column: 0 });
@@ -165,15 +175,15 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
             {virtualColumns.map((column) => {
               const field = fields[column.index];
               return (
-                <div key={field.id} role="columnheader" aria-colindex={column.index + 2} className="grid-cell grid-column-header" style={{ width: column.size, left: rowNumberWidth + column.start }}>
+                <div key={field.id} role="columnheader" aria-colindex={column.index + 2} title={`${field.name} (${field.type})`} className="grid-cell grid-column-header" style={{ width: column.size, left: column.start }}>
                   <span className="column-name">{field.name}</span>
-                  <span className="column-type">{field.type}</span>
+                  {column.size >= 160 && <span className="column-type">{field.type}</span>}
                 </div>
               );
             })}
           </div>
         </div>
-        <div role="rowgroup" className="grid-body" style={{ height: rows.getTotalSize() }}>
+        <div role="rowgroup" className="grid-body">
           {virtualRows.map((item) => {
             const record = window.recordAt(item.index);
             return (
@@ -209,7 +219,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                       aria-readonly={!isEditable(field) || undefined}
                       title={error}
                       className={`grid-cell grid-value grid-type-${field.type}${isActive ? ' grid-cell-active' : ''}${error ? ' grid-cell-error' : ''}`}
-                      style={{ width: column.size, left: rowNumberWidth + column.start }}
+                      style={{ width: column.size, left: column.start }}
                       onClick={() => {
                         onActiveChange({ row: item.index, column: column.index });
                         focusGrid();

@@ -2,9 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useSpace, useTable } from '../api/queries';
+import type { Field } from '../api/types';
 import { displayValue } from '../grid/cell-value';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { ErrorState, LoadingState } from '../ui/states';
+
+/** Created and updated times read as datetime fields do (UTC, spelled out). */
+const timestampField = { id: 'created_at', name: 'Created', type: 'datetime' } as Field;
 
 /** One record at its own address: every field, read as the grid shows it. */
 export function RecordPage() {
@@ -34,11 +38,11 @@ export function RecordPage() {
         ))}
         <div className="record-field">
           <dt>Created</dt>
-          <dd>{record.data.created_at}</dd>
+          <dd>{displayValue(timestampField, record.data.created_at)}</dd>
         </div>
         <div className="record-field">
           <dt>Updated</dt>
-          <dd>{record.data.updated_at}</dd>
+          <dd>{displayValue(timestampField, record.data.updated_at)}</dd>
         </div>
       </dl>
     </main>
