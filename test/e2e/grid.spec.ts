@@ -190,5 +190,11 @@ test.describe('spaces, tables and the grid', () => {
     await screenshot(page, 'grid-large-end');
     await page.keyboard.press('Control+Home');
     await expect(cell(page, 1, 'Label')).toHaveText('Row 1');
+
+    // Readable on a phone: the same page at 390×844.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByText('3,000 records', { exact: true })).toBeVisible();
+    await screenshot(page, 'grid-phone');
+    await expectAccessible(page, 'the grid at 390×844');
   });
 });
