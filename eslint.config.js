@@ -35,7 +35,7 @@ const errorCodesFromTheCatalogue = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

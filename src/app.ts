@@ -3,6 +3,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.js';
 import { registerAuth } from './http/auth.plugin.js';
+import { loadConsole } from './http/console.js';
 import { registerCors } from './http/cors.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -28,6 +29,8 @@ import { tablesRoutes } from './modules/tables/tables.routes.js';
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   redisPrefix?: string;
+  /** Serve the built web console from this folder (`tabula serve`); absent, the app is the API alone. */
+  consoleDir?: string;
 }
 
 /** Management and auth bodies are small; record and file routes raise their own limit. */
@@ -47,7 +50,10 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
 
   registerValidators(app);
   registerJsonBodyParser(app);
-  registerErrorHandling(app, { dialect: container.database.dialect.name, queryTimeoutMs: container.config.queryTimeoutMs });
+  // The console's page answers the GETs no route takes outside /api/, /docs and /healthz (client-side routes).
+  const consolePage = options.consoleDir ? loadConsole(options.consoleDir) : null;
+  if (options.consoleDir && !consolePage) app.log.warn(`The web console is not built (no ${options.consoleDir}/index.html): run npm run build. Serving the API alone.`);
+  registerErrorHandling(app, { dialect: container.database.dialect.name, queryTimeoutMs: container.config.queryTimeoutMs }, consolePage?.answerUnrouted);
   // Before the send timeout below: an answer waits for the rest of a body it did not read.
   registerUnreadBodyDiscard(app);
   // Once an answer starts, a connection that takes no byte of it for this long is closed: a
@@ -80,6 +86,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(viewsRoutes(container.services));
   await app.register(commentsRoutes(container.services));
   await app.register(notificationsRoutes(container.services));
+  await consolePage?.registerFiles(app);
   return app;
 }
 

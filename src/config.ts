@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
 import { defaultQuerySlots } from './db/bounded-read.js';
 import { parseAllowHosts, type AllowedHost } from './modules/files/address-policy.js';
@@ -61,7 +62,12 @@ export interface Config {
   readonly changesDays: number;
   /** Change streams one key (or session) may hold open at once (`TABULA_STREAMS_PER_KEY`, 20). */
   readonly streamsPerKey: number;
+  /** `TABULA_CONSOLE_DIR`: the built web console that `serve` serves; by default the package's own `console/dist`. */
+  readonly consoleDir: string;
 }
+
+/** Beside src/ and dist/ alike: both are one level below the package root. */
+const defaultConsoleDir = fileURLToPath(new URL('../console/dist', import.meta.url));
 
 export interface ConfigFlags {
   host?: string;
@@ -107,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     trashDays: parsePositiveInteger('TABULA_TRASH_DAYS', env.TABULA_TRASH_DAYS ?? '30'),
     changesDays: parsePositiveInteger('TABULA_CHANGES_DAYS', env.TABULA_CHANGES_DAYS ?? '30'),
     streamsPerKey: parsePositiveInteger('TABULA_STREAMS_PER_KEY', env.TABULA_STREAMS_PER_KEY ?? '20'),
+    consoleDir: path.resolve(env.TABULA_CONSOLE_DIR || defaultConsoleDir),
   });
 }
 

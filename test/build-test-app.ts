@@ -21,6 +21,8 @@ export interface TestAppOptions {
   redisPrefix?: string;
   /** The change feed's intervals and bounds (tests make them tiny). */
   feed?: Partial<FeedSettings>;
+  /** Serve a built web console from this folder, as `tabula serve` does. */
+  consoleDir?: string;
 }
 
 /** Options, or a function giving them when the app is built (for values known only then, like a free port). */
@@ -110,7 +112,7 @@ async function serveDatabase(database: TestDatabase, options: TestAppOptions): P
   };
   const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock, feed: options.feed });
   try {
-    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:` });
+    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:`, consoleDir: options.consoleDir });
     await app.ready();
     return {
       app,

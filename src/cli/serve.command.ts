@@ -114,7 +114,7 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
   let log: (level: 'info' | 'warn', message: string) => void = () => undefined;
   const container = await createContainer(config, { log: (level, message) => log(level, message) });
   await bootstrapFirstAccount(container);
-  const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
+  const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' }, consoleDir: config.consoleDir });
   log = (level, message) => app.log[level](message);
   let reclaim: ReclaimSchedule | undefined;
   // Records which indexes served queries and drops automatic ones long unused.

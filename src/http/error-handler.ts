@@ -58,7 +58,12 @@ export function handleFrameworkError(error: FastifyError, request: FastifyReques
  * error as db-errors.ts translates it for this engine (409 or 503, its cause logged), anything
  * else as a 500 whose cause goes to the log only.
  */
-export function registerErrorHandling(app: FastifyInstance, database: { dialect: DialectName } & TranslateOptions): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  database: { dialect: DialectName } & TranslateOptions,
+  /** The console's page for unrouted GETs outside the API (http/console.ts); it answers true when it took the request. */
+  answerUnrouted?: (request: FastifyRequest, reply: FastifyReply) => boolean,
+): void {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     if (error instanceof AppError) return sendAppError(error, reply);
     if (error.validation) return send(reply, ErrorCode.invalidParameters, describeValidationError(error.validation as AjvError[], error.validationContext));
@@ -76,6 +81,7 @@ export function registerErrorHandling(app: FastifyInstance, database: { dialect:
   });
 
   app.setNotFoundHandler((request, reply) => {
+    if (answerUnrouted?.(request, reply)) return reply;
     const allowed = methodsAllowedFor(app, request.url);
     if (allowed.length === 0) return send(reply, ErrorCode.notFound, 'Not found');
     reply.header('allow', allowed.join(', '));

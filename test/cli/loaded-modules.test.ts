@@ -34,12 +34,13 @@ describe('what a tabula process loads', () => {
     return [...new Set(urls.flatMap((url) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []))].sort();
   };
 
-  it(`the ${testEngine} driver and not the other; no nodemailer or file-type`, { timeout: cliTestTimeout }, async () => {
+  it(`the ${testEngine} driver and not the other; no nodemailer, file-type or @fastify/static (the console's files)`, { timeout: cliTestTimeout }, async () => {
     const loaded = await loadedBy('keys', 'list');
     const [used, unused] = testEngine === 'postgres' ? ['pg', 'better-sqlite3'] : ['better-sqlite3', 'pg'];
     expect(loaded).toContain(used);
     expect(loaded).not.toContain(unused);
     expect(loaded).not.toContain('nodemailer');
     expect(loaded).not.toContain('file-type');
+    expect(loaded).not.toContain('@fastify/static');
   });
 });

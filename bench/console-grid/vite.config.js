@@ -1,0 +1,3 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+export default defineConfig({ plugins: [react()], build: { rollupOptions: { input: { glide: 'glide.html', virtual: 'virtual.html' } } } });

@@ -1,0 +1,106 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import { api, ApiError, unwrap } from '../api/client';
+import { keys, useRecordCount, useSpace, useTable } from '../api/queries';
+import { GridView, type ActiveCell } from '../grid/grid-view';
+import { pageSize, recordPageKey } from '../grid/record-window';
+import type { TableRecord } from '../api/types';
+import { Breadcrumbs } from '../layout/breadcrumbs';
+import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { ErrorState, LoadingState } from '../ui/states';
+import { AddFieldDialog } from './add-field-dialog';
+
+const recordsLabel = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'record' : 'records'}`;
+
+/** A table (or one of its views, /view/<vid>) as a grid, with its total and row actions. */
+export function TablePage() {
+  const params = useParams();
+  const sid = Number(params.sid);
+  const tid = Number(params.tid);
+  const viewId = Number(params.vid ?? 0);
+  const space = useSpace(sid);
+  const table = useTable(tid);
+  const count = useRecordCount(tid);
+  const queryClient = useQueryClient();
+  const [active, setActive] = useState<ActiveCell | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const scrollToRow = useRef<(row: number) => void>(() => undefined);
+  const registerScroll = useCallback((scroll: (row: number) => void) => {
+    scrollToRow.current = scroll;
+  }, []);
+
+  if (table.isError) return <ErrorState error={table.error} />;
+  if (table.isPending) return <LoadingState label="Loading table" />;
+  const total = count.data?.count ?? 0;
+
+  const refreshRecords = () => queryClient.invalidateQueries({ queryKey: keys.records(tid) });
+  const addRow = async () => {
+    setActionError(null);
+    try {
+      const created = (await unwrap(api.POST('/api/table/{tid}/records/create', { params: { path: { tid } }, body: { data: {} } }))) as TableRecord;
+      // The new record is last in id order: put it on its page at once, then count again.
+      const row = total;
+      const page = Math.floor(row / pageSize);
+      queryClient.setQueryData<TableRecord[]>(recordPageKey(tid, viewId, page), (records) => [...(records ?? []), created]);
+      queryClient.setQueryData(keys.count(tid), { ...count.data!, count: total + 1, total: (count.data?.total ?? total) + 1 });
+      setActive({ row, column: 0 });
+      requestAnimationFrame(() => scrollToRow.current(row));
+      void queryClient.invalidateQueries({ queryKey: keys.count(tid) });
+    } catch (error) {
+      setActionError(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+  const activeRecord = active ? queryClient.getQueryData<TableRecord[]>(recordPageKey(tid, viewId, Math.floor(active.row / pageSize)))?.[active.row % pageSize] : undefined;
+  const deleteRow = async () => {
+    if (!activeRecord) return;
+    setActionError(null);
+    try {
+      await unwrap(api.POST('/api/table/{tid}/record/{rid}/delete', { params: { path: { tid, rid: activeRecord.id } } }));
+      setActive(active && active.row >= total - 1 ? (total > 1 ? { ...active, row: total - 2 } : null) : active);
+      await refreshRecords();
+    } catch (error) {
+      setActionError(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+
+  return (
+    <main className="page page-table">
+      <Breadcrumbs items={[{ label: 'Spaces', to: '/' }, { label: space.data?.name ?? '…', to: `/space/${sid}` }, { label: table.data.name }]} />
+      <div className="page-header">
+        <h1>{table.data.name}</h1>
+        <p className="record-total" aria-live="polite">
+          {count.isPending ? 'Counting…' : count.isError ? 'Count unavailable' : recordsLabel(total)}
+        </p>
+        <div className="toolbar" role="toolbar" aria-label="Records">
+          <Button variant="primary" onPress={addRow}>
+            Add row
+          </Button>
+          <Button variant="secondary" isDisabled={!activeRecord} onPress={() => setConfirmDelete(true)}>
+            Delete row
+          </Button>
+          <AddFieldDialog table={table.data} />
+        </div>
+      </div>
+      {actionError && (
+        <p className="form-error" role="alert">
+          {actionError}
+        </p>
+      )}
+      <ConfirmDialog
+        isOpen={confirmDelete}
+        title="Delete this row?"
+        message={activeRecord ? `Record ${activeRecord.title ?? `#${activeRecord.id}`} will be deleted.` : ''}
+        confirmLabel="Delete row"
+        onConfirm={() => {
+          setConfirmDelete(false);
+          void deleteRow();
+        }}
+        onCancel={() => setConfirmDelete(false)}
+      />
+      {count.isPending ? <LoadingState label="Counting records" /> : <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} />}
+    </main>
+  );
+}
