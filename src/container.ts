@@ -67,7 +67,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const userName = async (userId: number) => (await users.findUser(userId))?.name;
   const unit = createWriteUnit({ ...base, userName });
   const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), unit, userName, trashDays: config.trashDays, recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
-  const changes = createChangesService({ database, tables: records });
+  const changes = createChangesService({ database, clock, tables: records, changesDays: config.changesDays });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
   const reclaim = createReclaimService({ ...base, storage: fileStorage });
   const views = createViewsService({ ...base, tables, records, indexes, automaticIndexes });

@@ -41,7 +41,7 @@ describe('changes: the log, history, trash and restore', () => {
     return response.body.changes;
   };
   const lastSeq = async () => Number((await ctx.container.database.db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
-  const create = async (data: Record<string, unknown>) => (await post(`/api/table/${tableId}/records/create`, { data })).body as { id: number; data: Record<string, any> };
+  const create = async (data: Record<string, unknown>) => (await post(`/api/table/${tableId}/records/create`, { data })).body as { id: number; created_at: string; data: Record<string, any> };
 
   beforeAll(async () => {
     world = await createAccount(ctx);
