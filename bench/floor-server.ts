@@ -7,6 +7,8 @@
  * and the record, then reads the page; a create with a mention also, in one transaction,
  * lists the space's members, inserts the comment, the mentioned member's notification and
  * subscription, lists the record's followers and inserts the audit event.
+ * A delete removes the row and its search text in one transaction (what a delete was before the
+ * trash). A history page reads the record's changes by (table_id, record_id, seq).
  * A create-batch parses the request's records and inserts them with one multi-row statement,
  * their search text and system columns included, in one transaction, answering the rows.
  */
@@ -23,6 +25,7 @@ interface FloorConfig {
   stage: string;
   searchTerm: string;
   userId: number;
+  history: null | { recordId: number };
   comments: null | { threadId: number; createId: number; apiKeyId: number; userName: string; deepOffset: number; content: string; mentionUserId: number };
 }
 
@@ -127,6 +130,10 @@ const statements = {
   get: `select v.version as metadata_version, ${readColumns} from metadata_version as v left join ${table} as r on r.id = ${p(1)} where v.id = 1`,
   create: `insert into ${table} (created_at, updated_at, created_by, ${c.name}, ${c.amount}, ${c.stage}) values (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}) returning ${allColumns}`,
   createText: `insert into ${table}_search (id, text) values (${p(1)}, ${p(2)})`,
+  delete: `delete from ${table} where id = ${p(1)}`,
+  deleteText: `delete from ${table}_search where id = ${p(1)}`,
+  history: `select seq, kind, table_id, space_id, record_id, comment_id, at, actor_user_id, actor_api_key_id, actor_name, payload_json from changes where table_id = ${p(1)} and record_id = ${p(2)} order by seq desc limit 50`,
+  historyBefore: `select seq, kind, table_id, space_id, record_id, comment_id, at, actor_user_id, actor_api_key_id, actor_name, payload_json from changes where table_id = ${p(1)} and record_id = ${p(2)} and seq < ${p(3)} order by seq desc limit 50`,
   update: `update ${table} set ${c.amount} = ${p(1)}, updated_at = ${p(2)} where id = ${p(3)} returning ${allColumns}`,
 };
 
@@ -244,6 +251,16 @@ async function answer(shape: string, id: number, body: string): Promise<unknown>
       return createBatch(body);
     case 'update':
       return (await run(statements.update, [Math.round(Math.random() * 1e6) / 100, now(), id]))[0];
+    case 'delete':
+      return transaction(async (trx) => {
+        await trx(statements.delete, [id]);
+        await trx(statements.deleteText, [id]);
+        return { id, deleted: true };
+      });
+    case 'history':
+      return run(statements.history, [config.tableId, config.history!.recordId]);
+    case 'history-deep':
+      return run(statements.historyBefore, [config.tableId, config.history!.recordId, id]);
     case 'comments-newest':
       return commentPage(0);
     case 'comments-deep':

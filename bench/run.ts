@@ -16,6 +16,12 @@
  * The `comments-*` shapes read a thread of `--comments` comments (default 10,000) posted
  * through comments/create before the shapes run: its newest page and a page 90 % of the way
  * back (offset 9,000 of 10,000), and post comments with a mention on another record.
+ * The `delete` shape deletes records one by one (record/<id>/delete: to the trash since the
+ * change log), Tabula from id 1 up and the floor from the last id down, carried on from run to
+ * run with --reuse; run it last, the others read and update random ids. The `history` shapes
+ * page the history of a record given `--history` changes (default 10,000, made through
+ * record/update before the shapes run): its newest page of 50 and a page 90 % of the way back,
+ * one client at a time, so that the latency is a page's own.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,8 +45,11 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: '2' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    shapes: { type: 'string', default: 'list,list-deep,list-newest,search-list,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,views,csv,heavy+light' },
+    shapes: { type: 'string', default: 'list,list-deep,list-newest,search-list,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,history,history-deep,views,csv,heavy+light,delete' },
     comments: { type: 'string', default: '10000' },
+    history: { type: 'string', default: '10000' },
+    /** The dataset's name (its data directory under the temporary directory, its PostgreSQL database): two checkouts benched side by side need their own. */
+    dataset: { type: 'string' },
     reuse: { type: 'boolean', default: false },
     /** Concurrent clients of the files shapes (`--shapes files`): each holds a whole file in flight. */
     'file-clients': { type: 'string', default: '2' },
@@ -52,7 +61,7 @@ const duration = Number(options.duration);
 const connections = Number(options.connections);
 const searchTerm = 'dorm';
 const adminUrl = process.env.TABULA_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const datasetName = `tabula_bench_${engine}_${rows}`;
+const datasetName = options.dataset ?? `tabula_bench_${engine}_${rows}`;
 const dataDir = path.join(os.tmpdir(), datasetName);
 const databaseUrl = engine === 'postgres' ? adminUrl.replace(/\/[^/]*$/, `/${datasetName}`) : null;
 const markerFile = path.join(dataDir, 'bench.json');
@@ -60,6 +69,10 @@ const commentCount = Number(options.comments);
 /** The page of the `comments-deep` shape: 90 % of the way back (offset 9,000 of 10,000). */
 const deepCommentOffset = Math.floor(commentCount * 0.9);
 const commentsMarkerFile = path.join(dataDir, `comments-${commentCount}.json`);
+const historyCount = Number(options.history);
+const historyMarkerFile = path.join(dataDir, `history-${historyCount}.json`);
+/** Where the `delete` shape goes on from with --reuse: the next id on each side. */
+const deletesMarkerFile = path.join(dataDir, 'deletes.json');
 
 function log(line: string) {
   process.stderr.write(`${line}\n`);
@@ -120,6 +133,8 @@ interface Shape {
   floor: (random: ReturnType<typeof createRandom>) => string | { path: string; body: unknown };
   /** Records each request writes, for a records/s figure. */
   recordsPerRequest?: number;
+  /** Concurrent clients, when not `--connections` (the history shapes: one, for a page's own latency). */
+  clients?: number;
 }
 
 /** Records in each request of the `create-batch` shape: the most create_batch takes. */
@@ -135,7 +150,7 @@ function nextBatch(random: ReturnType<typeof createRandom>, userIds: readonly nu
   return batchBodies[random.int(batchBodies.length)];
 }
 
-function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, thread: CommentThread | null): Shape[] {
+function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, thread: CommentThread | null, history: HistoryRecord | null = null): Shape[] {
   const t = `/api/table/${dataset.tableId}`;
   const randomId = (random: ReturnType<typeof createRandom>) => 1 + random.int(rows);
   return [
@@ -166,7 +181,62 @@ function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, threa
           },
         ] satisfies Shape[])
       : []),
+    ...(history
+      ? ([
+          { name: 'history', service: () => ({ method: 'POST', path: `${t}/record/${history.recordId}/history`, body: { limit: 50 } }), floor: () => '/history', clients: 1 },
+          { name: 'history-deep', service: () => ({ method: 'POST', path: `${t}/record/${history.recordId}/history`, body: { limit: 50, before: history.deepBefore } }), floor: () => `/history-deep/${history.deepBefore}`, clients: 1 },
+        ] satisfies Shape[])
+      : []),
+    {
+      name: 'delete',
+      service: () => ({ method: 'POST', path: `${t}/record/${deletes.tabula++}/delete` }),
+      floor: () => `/delete/${deletes.floor--}`,
+    },
   ];
+}
+
+/** The next id the `delete` shape deletes on each side: Tabula from the first record up, the floor from the last down. */
+const deletes = fs.existsSync(deletesMarkerFile) && options.reuse ? (JSON.parse(fs.readFileSync(deletesMarkerFile, 'utf8')) as { tabula: number; floor: number }) : { tabula: 1, floor: rows };
+
+interface HistoryRecord {
+  /** The record given `--history` changes. */
+  recordId: number;
+  /** The `before` cursor of a page 90 % of the way back. */
+  deepBefore: number;
+  seconds: number;
+}
+
+/**
+ * A record with `--history` changes, each a record/update through the public API (10
+ * connections), and the cursor of a page 90 % of the way back (paged there 100 at a time); with
+ * --reuse, the previous run's.
+ */
+async function prepareHistoryRecord(url: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<HistoryRecord> {
+  if (options.reuse && fs.existsSync(historyMarkerFile)) return JSON.parse(fs.readFileSync(historyMarkerFile, 'utf8')) as HistoryRecord;
+  const auth = { authorization: `Bearer ${dataset.apiKey}` };
+  const t = `/api/table/${dataset.tableId}`;
+  const api = async (requestPath: string, body: unknown) => {
+    const response = await fetch(`${url}${requestPath}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`POST ${requestPath}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<any>;
+  };
+  const recordId = (await api(`${t}/records/create`, { data: { name: 'Bench: a record with a long history' } })).id as number;
+  let updates = 0;
+  log(`updating one record ${historyCount.toLocaleString('en')} times through record/update…`);
+  const started = performance.now();
+  // Each update a new amount: an update that changes nothing appends no change.
+  const result = await drive(url, 0, () => ({ method: 'POST', path: `${t}/record/${recordId}/update`, body: { data: { amount: (updates += 1) } } }), auth, historyCount - 1);
+  const seconds = (performance.now() - started) / 1000;
+  if (result.errors || result.non2xx) throw new Error(`updating the history record: ${result.errors} errors, ${result.non2xx} answers other than 2xx`);
+  let before: number | undefined;
+  for (let paged = 0; paged < Math.floor(historyCount * 0.9); paged += 100) {
+    const page = (await api(`${t}/record/${recordId}/history`, { limit: 100, ...(before === undefined ? {} : { before }) })) as Array<{ seq: number }>;
+    before = page.at(-1)!.seq;
+  }
+  const history = { recordId, deepBefore: before!, seconds };
+  log(`  ${historyCount.toLocaleString('en')} changes in ${seconds.toFixed(1)} s; the deep page is before seq ${before}`);
+  fs.writeFileSync(historyMarkerFile, JSON.stringify(history));
+  return history;
 }
 
 /** The comment of the `comments-create` shape: a mention of a member of the space, who gets a notification each time. */
@@ -397,8 +467,8 @@ async function measureShapes(server: { url: string; pid: number }, floorUrl: str
     };
     const auth = { authorization: `Bearer ${dataset.apiKey}` };
     log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
-    const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth);
-    const warmFloor = await drive(floorUrl, Number(options.warmup), floorNext, {});
+    const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth, undefined, shape.clients);
+    const warmFloor = await drive(floorUrl, Number(options.warmup), floorNext, {}, undefined, shape.clients);
     const slices = Math.max(1, Number(options.slices));
     const tabulaAmount = requestsPerSlice(warmTabula, slices);
     const floorAmount = requestsPerSlice(warmFloor, slices);
@@ -406,9 +476,9 @@ async function measureShapes(server: { url: string; pid: number }, floorUrl: str
     const floorSlices: autocannon.Result[] = [];
     for (let slice = 0; slice < slices; slice += 1) {
       const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.pid))), 200);
-      tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, tabulaAmount));
+      tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, tabulaAmount, shape.clients));
       clearInterval(sampler);
-      floorSlices.push(await drive(floorUrl, duration / slices, floorNext, {}, floorAmount));
+      floorSlices.push(await drive(floorUrl, duration / slices, floorNext, {}, floorAmount, shape.clients));
     }
     const tabula = combine(tabulaSlices);
     const bare = combine(floorSlices);
@@ -512,6 +582,7 @@ async function runRecordShapes(wanted: Set<string>) {
     searchTerm,
     userId: dataset.userIds[0],
     comments: null as null | Record<string, unknown>,
+    history: null as null | { recordId: number },
   };
   // Before any index: automatic indexes off, so that none appears while the shapes run.
   const beforeLines: string[] = [];
@@ -533,6 +604,8 @@ async function runRecordShapes(wanted: Set<string>) {
   const server = await startServer(dbEnv);
   const indexLines = [...wanted].some((name) => indexShapes.has(name)) ? await awaitAutomaticIndexes(server.url, dataset) : [];
   const thread = [...wanted].some((name) => name.startsWith('comments-')) ? await prepareCommentThread(server.url, dataset) : null;
+  const history = [...wanted].some((name) => name.startsWith('history')) ? await prepareHistoryRecord(server.url, dataset) : null;
+  floorConfig.history = history && { recordId: history.recordId };
   floorConfig.comments = thread && { threadId: thread.threadId, createId: thread.createId, apiKeyId: thread.apiKeyId, userName: thread.userName, deepOffset: deepCommentOffset, content: mentionContent(dataset.userIds[0]), mentionUserId: dataset.userIds[0] };
   const floor = await startProcess(process.execPath, ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
   let rowsOut: string[] = [];
@@ -540,7 +613,8 @@ async function runRecordShapes(wanted: Set<string>) {
   let viewLines: string[] = [];
   let csvLines: string[] = [];
   try {
-    rowsOut = await measureShapes({ url: server.url, pid: server.child.pid! }, floor.url, defineShapes(dataset, thread).filter((s) => wanted.has(s.name)), dataset, recordLines);
+    rowsOut = await measureShapes({ url: server.url, pid: server.child.pid! }, floor.url, defineShapes(dataset, thread, history).filter((s) => wanted.has(s.name)), dataset, recordLines);
+    fs.writeFileSync(deletesMarkerFile, JSON.stringify(deletes));
     if (wanted.has('count-after-write')) rowsOut.push(await measureCountAfterWrite(server.url, floor.url, dataset));
     if (wanted.has('views')) viewLines = await measureViews(server.url, dataset);
     if (wanted.has('csv')) csvLines = await measureCsv({ url: server.url, apiKey: dataset.apiKey, tableId: dataset.tableId, dataDir, dbEnv, log });
@@ -563,6 +637,7 @@ async function runRecordShapes(wanted: Set<string>) {
   for (const line of rowsOut) console.log(line);
   for (const line of recordLines) console.log(line);
   console.log(`| load | ${Math.round(rows / dataset.loadSeconds)} records/s | | | | | | | (${dataset.loadSeconds.toFixed(1)} s for ${rows.toLocaleString('en')}) |`);
+  if (history) console.log(`| history load | ${Math.round(historyCount / history.seconds)} updates/s | | | | | | | (${history.seconds.toFixed(1)} s for ${historyCount.toLocaleString('en')} through record/update, one record) |`);
   if (thread) console.log(`| comments load | ${Math.round(commentCount / thread.seconds)} comments/s | | | | | | | (${thread.seconds.toFixed(1)} s for ${commentCount.toLocaleString('en')} through comments/create) |`);
   if (viewLines.length > 0) {
     console.log('\n| through a saved view | without req/s | p50 ms | p99 ms | through the view req/s | p50 ms | p99 ms | view / without (target ≥ 95%) |');

@@ -60,6 +60,8 @@ export interface Config {
   readonly trashDays: number;
   /** Days of changes the change log keeps at least (`TABULA_CHANGES_DAYS`, 30). */
   readonly changesDays: number;
+  /** How often `tabula serve` purges the trash and the change log beyond their days (`TABULA_PURGE_INTERVAL`, 1h; 0 turns it off). */
+  readonly purgeIntervalMs: number;
   /** Change streams one key (or session) may hold open at once (`TABULA_STREAMS_PER_KEY`, 20). */
   readonly streamsPerKey: number;
   /** `TABULA_CONSOLE_DIR`: the built web console that `serve` serves; by default the package's own `console/dist`. */
@@ -112,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
     trashDays: parsePositiveInteger('TABULA_TRASH_DAYS', env.TABULA_TRASH_DAYS ?? '30'),
     changesDays: parsePositiveInteger('TABULA_CHANGES_DAYS', env.TABULA_CHANGES_DAYS ?? '30'),
+    purgeIntervalMs: parseDuration(env.TABULA_PURGE_INTERVAL ?? '1h'),
     streamsPerKey: parsePositiveInteger('TABULA_STREAMS_PER_KEY', env.TABULA_STREAMS_PER_KEY ?? '20'),
     consoleDir: path.resolve(env.TABULA_CONSOLE_DIR || defaultConsoleDir),
   });

@@ -22,6 +22,8 @@ export interface CommandSpec<Options extends Record<string, OptionSpec> = Record
   options: Options;
   /** Positional arguments with their help (`ID`, `PATH`). */
   positionals?: ReadonlyArray<readonly [name: string, help: string]>;
+  /** Whether the last positional takes any number of values (`ID…`). */
+  variadic?: boolean;
   examples: readonly string[];
   /** Whether `--json` applies (default true). */
   json?: boolean;
@@ -99,7 +101,7 @@ export function parseCommand<Options extends Record<string, OptionSpec>>(
     return null;
   }
   const allowed = spec.positionals?.length ?? 0;
-  if (parsed.positionals.length > allowed) throw usageError(spec, `unexpected argument ${JSON.stringify(parsed.positionals[allowed])}`);
+  if (!spec.variadic && parsed.positionals.length > allowed) throw usageError(spec, `unexpected argument ${JSON.stringify(parsed.positionals[allowed])}`);
   return { values: parsed.values as ValuesOf<Options>, positionals: parsed.positionals };
 }
 

@@ -16,7 +16,7 @@ export function describeSweep(report: SweepReport): string {
 const processed = (report: SweepReport) => report.deleted + report.orphans + report.adopted + report.failed;
 
 /** `--as-of`: an ISO date-time (UTC without a zone) or a date (its midnight UTC). */
-function parseAsOf(raw: string, spec: CommandSpec): Date {
+export function parseAsOf(raw: string, spec: CommandSpec): Date {
   try {
     const asOf = parseInstant(raw, '--as-of');
     if (asOf) return asOf;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../config.js';
 import type { Container } from '../container.js';
 import type { ReclaimSchedule } from '../modules/files/reclaim.service.js';
+import type { PurgeSchedule } from '../modules/changes/retention-schedule.js';
 import { ConflictError, ErrorCode } from '../shared/errors.js';
 import { defineCommand } from './command-spec.js';
 
@@ -109,7 +110,12 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
   await checkPortFree(config.host, config.port);
   // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
-  const [{ createContainer }, { buildApp }, { startReclaimSchedule }] = await Promise.all([import('../container.js'), import('../app.js'), import('../modules/files/reclaim.service.js')]);
+  const [{ createContainer }, { buildApp }, { startReclaimSchedule }, { startPurgeSchedule }] = await Promise.all([
+    import('../container.js'),
+    import('../app.js'),
+    import('../modules/files/reclaim.service.js'),
+    import('../modules/changes/retention-schedule.js'),
+  ]);
   // The services log through the app's logger once it exists (automatic index decisions).
   let log: (level: 'info' | 'warn', message: string) => void = () => undefined;
   const container = await createContainer(config, { log: (level, message) => log(level, message) });
@@ -117,6 +123,7 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
   const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' }, consoleDir: config.consoleDir });
   log = (level, message) => app.log[level](message);
   let reclaim: ReclaimSchedule | undefined;
+  let purge: PurgeSchedule | undefined;
   // Records which indexes served queries and drops automatic ones long unused.
   const indexMaintenance = setInterval(() => {
     container.services.automaticIndexes.maintain().catch((error: unknown) => app.log.error({ err: error }, 'index maintenance failed'));
@@ -127,6 +134,7 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
     await container.services.automaticIndexes.recordUse().catch((error: unknown) => app.log.error({ err: error }, 'recording index use failed'));
     // A sweep in progress stops after the file in hand; what it had claimed waits for the next sweep.
     await reclaim?.stop();
+    await purge?.stop();
     await app.close();
     await container.close();
     process.exit(0);
@@ -145,6 +153,20 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
       onFailure: (file, error) => app.log.warn({ err: error, path: file.path }, 'reclaim sweep: file left for the next sweep'),
       onError: (error) => app.log.error({ err: error }, 'reclaim sweep failed'),
     });
+  }
+  // TABULA_PURGE_INTERVAL=0s turns it off (purges then come from `tabula trash purge` and `tabula changes purge`).
+  if (config.purgeIntervalMs > 0) {
+    purge = startPurgeSchedule(
+      { purgeTrash: () => container.services.records.purgeTrash(), purgeChanges: () => container.services.changes.purgeExpired() },
+      {
+        intervalMs: config.purgeIntervalMs,
+        firstDelayMs: Math.min(firstSweepDelayMs, config.purgeIntervalMs),
+        onReport: (report) => {
+          if (report.trash + report.changes > 0) app.log.info({ purge: report }, `purged ${report.trash} trashed records and ${report.changes} changes (the log now starts after seq ${report.purgedThrough})`);
+        },
+        onError: (error) => app.log.error({ err: error }, 'scheduled purge failed'),
+      },
+    );
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

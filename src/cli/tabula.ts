@@ -1,6 +1,7 @@
 /** The `tabula` command line: one subcommand per module command file, usage, exit codes. */
 import fs from 'node:fs';
 import { runAccounts, runInit } from './accounts.command.js';
+import { runChanges } from './changes.command.js';
 import { CommandFailed, UsageError } from './cli-context.js';
 import { runFiles } from './files.command.js';
 import { runExport } from './records-export.command.js';
@@ -9,6 +10,7 @@ import { runIndexes } from './indexes.command.js';
 import { runKeys } from './keys.command.js';
 import { runMigrate } from './migrate.command.js';
 import { runServe } from './serve.command.js';
+import { runRecords, runTrash } from './trash.command.js';
 import { runUsers } from './users.command.js';
 import { loadConfig } from '../config.js';
 import { describeDriverError, translateDatabaseError } from '../db/db-errors.js';
@@ -24,6 +26,9 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   indexes: runIndexes,
   export: runExport.run,
   import: runImport.run,
+  records: runRecords,
+  changes: runChanges,
+  trash: runTrash,
   migrate: runMigrate.run,
 };
 
@@ -39,6 +44,10 @@ commands:
   indexes list|create|delete --table ID ...                  a table's indexes
   export --table ID [--format csv|json] [--out FILE]        a table's records as CSV or JSON
   import --table ID FILE.csv [--upsert slug,…]              add or upsert records from CSV
+  records restore --table ID RECORD_ID…                     put deleted records back from the trash
+  changes tail --table ID [--after SEQ] [--follow]          a table's changes, one JSON change a line
+  changes purge [--as-of ISO_DATETIME]                      remove changes older than TABULA_CHANGES_DAYS now
+  trash purge [--as-of ISO_DATETIME]                        purge records deleted over TABULA_TRASH_DAYS ago now
   migrate                                                   apply schema migrations
 
 Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL; only serve, init and

@@ -21,6 +21,10 @@ const commands = [
   ['files', 'sweep'],
   ['export'],
   ['import'],
+  ['records', 'restore'],
+  ['changes', 'tail'],
+  ['changes', 'purge'],
+  ['trash', 'purge'],
   ['migrate'],
   ['serve'],
 ];

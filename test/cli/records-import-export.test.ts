@@ -227,6 +227,24 @@ describe('tabula export and import', () => {
     });
   });
 
+  it('import appends one record.created change per imported record (and one record.updated per upserted one), by the command line', { timeout: cliTestTimeout }, async () => {
+    const tableId = await newTable('Logged');
+    fs.writeFileSync(file('logged.csv'), 'name,amount\nfirst,1\nsecond,2\nthird,3\n');
+    expect(await cli.run('import', '--table', String(tableId), file('logged.csv'))).toMatchObject({ code: 0, stdout: 'imported 3, updated 0, rejected 0\n' });
+    const records = (await post(`/api/table/${tableId}/records/query`, { order_by: 'id' })) as Array<{ id: number; data: { name: string; amount: number } }>;
+    const changes = (await post(`/api/table/${tableId}/changes/list`, { limit: 1000 })).changes as Array<{ kind: string; record_id: number; actor: { name: string }; after: Record<string, unknown> }>;
+    expect(changes.map((change) => [change.kind, change.record_id, change.after.name, change.after.amount])).toEqual(records.map((record) => ['record.created', record.id, record.data.name, record.data.amount]));
+    expect(new Set(changes.map((change) => change.actor.name))).toEqual(new Set(['CLI']));
+
+    fs.writeFileSync(file('logged-upsert.csv'), 'name,amount\nfirst,10\nfourth,4\n');
+    expect(await cli.run('import', '--table', String(tableId), file('logged-upsert.csv'), '--upsert', 'name')).toMatchObject({ code: 0, stdout: 'imported 1, updated 1, rejected 0\n' });
+    const more = (await post(`/api/table/${tableId}/changes/list`, { after: (changes.at(-1) as unknown as { seq: number }).seq, limit: 1000 })).changes as Array<{ kind: string; record_id: number; fields: string[]; after: Record<string, unknown> }>;
+    expect(more.map((change) => [change.kind, change.record_id === records[0].id, change.after.name ?? null, change.after.amount]).sort()).toEqual([
+      ['record.created', false, 'fourth', 4],
+      ['record.updated', true, null, 10],
+    ]);
+  });
+
   it('export runs with a young generation of 8 MB a semi-space, re-executed once; a size the operator set is kept; import and the rest keep V8\'s sizing', { timeout: cliTestTimeout }, async () => {
     const tableId = await newTable('Heap');
     // Preloaded through NODE_OPTIONS into both executions; only the one that finishes reports.

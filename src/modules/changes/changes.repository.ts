@@ -53,11 +53,23 @@ export async function purgedThrough(db: Db): Promise<number> {
 /**
  * Removes changes made before `before` (a datetime), at most `limit` of them, oldest first, and
  * moves the purge mark up to the last one removed. Answers how many went.
+ *
+ * The batch ends before the first change made at or after `before`: the log stays one contiguous
+ * run above `purged_through` (a cursor at or above it has missed nothing), and finding the batch
+ * reads the expired changes and one more, never the whole log (there is no index on `at`; seq
+ * order is time order but for the moments between drawing the time and the lock).
+ *
+ * Several processes may purge at once: a change is taken by the DELETE that removes it; the
+ * second of two DELETEs of the same batch waits for the first (PostgreSQL row locks; SQLite's one
+ * writer) and then removes nothing, and the purge mark only moves up.
  */
 export async function purgeChangesBefore(db: Db, before: string, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const last = await trx.selectFrom('changes').select('seq').where('at', '<', before).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
-    const through = last ? Number(last.seq) : Number((await trx.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).where('at', '<', before).executeTakeFirst())?.seq ?? 0);
+    const firstKept = await trx.selectFrom('changes').select('seq').where('at', '>=', before).orderBy('seq').limit(1).executeTakeFirst();
+    // The limit-th expired change, or (fewer expired) the last of them: both by the primary key.
+    const expired = firstKept ? trx.selectFrom('changes').where('seq', '<', firstKept.seq) : trx.selectFrom('changes');
+    const last = await expired.select('seq').orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
+    const through = Number(last?.seq ?? (await expired.select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
     if (through === 0) return 0;
     const removed = await trx.deleteFrom('changes').where('seq', '<=', through).executeTakeFirst();
     await trx.updateTable('change_log_state').set({ purged_through: through }).where('id', '=', 1).where('purged_through', '<', through).execute();

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
 import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
@@ -18,7 +19,7 @@ export interface TableReader {
  * Reading the change log: polling a table's changes and a record's history. Answers are JSON
  * text made of each change's stored text (change.ts `changeText`), never parsed again.
  */
-export function createChangesService(deps: { database: Database; tables: TableReader }) {
+export function createChangesService(deps: { database: Database; tables: TableReader; clock: Clock; /** TABULA_CHANGES_DAYS */ changesDays: number }) {
   const { db } = deps.database;
 
   return {
@@ -53,8 +54,34 @@ export function createChangesService(deps: { database: Database; tables: TableRe
       if (rows.length === 0 && before === null && !(await deps.tables.recordKnown(tableId, recordId))) throw new ValidationError('Record not found', ErrorCode.recordNotFound);
       return `[${rows.map(changeText).join(',')}]`;
     },
+
+    /** The highest seq retention removed: a cursor below it has missed changes. */
+    purgedThrough(): Promise<number> {
+      return changes.purgedThrough(db);
+    },
+
+    /**
+     * Retention: removes the changes made more than `changesDays` before `asOf` (now), oldest
+     * first, `batchSize` at a time, each batch its own transaction (a long purge never holds the
+     * log for long). Answers how many went and the purge mark after them. Safe in several
+     * processes at once: each batch is removed by one of them (changes.repository.ts).
+     */
+    async purgeExpired(asOf?: Date, batchSize = purgeBatchSize): Promise<{ purged: number; purgedThrough: number }> {
+      const before = formatDateTime(new Date((asOf ?? deps.clock.now()).getTime() - deps.changesDays * dayMs));
+      let purged = 0;
+      for (;;) {
+        const removed = await changes.purgeChangesBefore(db, before, batchSize);
+        purged += removed;
+        if (removed < batchSize) break;
+      }
+      return { purged, purgedThrough: await changes.purgedThrough(db) };
+    },
   };
 }
+
+/** Changes removed per transaction by retention. */
+const purgeBatchSize = 10_000;
+const dayMs = 24 * 3600 * 1000;
 
 function seqOf(value: unknown, name: string): number | null {
   if (value === undefined || value === null) return null;
