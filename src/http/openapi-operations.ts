@@ -62,6 +62,8 @@ export const operations: Readonly<Record<string, OperationDescription>> = {
   'POST /api/table/:tid/records/delete_batch': { operationId: 'deleteRecords', summary: 'Delete up to 1000 records by id' },
   'POST /api/table/:tid/records/trash': { operationId: 'listTrash', summary: 'Deleted records in the trash (30 days), newest first' },
   'POST /api/table/:tid/records/restore': { operationId: 'restoreRecords', summary: 'Bring records back from the trash, with their ids, values, files and comments' },
+  'GET /api/table/:tid/changes/stream': { operationId: 'streamTableChanges', summary: "The table's changes as Server-Sent Events, resumable with Last-Event-ID" },
+  'GET /api/space/:sid/changes/stream': { operationId: 'streamSpaceChanges', summary: 'Changes of every table of the space the caller can read, as Server-Sent Events' },
   'POST /api/table/:tid/changes/list': { operationId: 'listChanges', summary: "The table's changes after a seq, in commit order (polling)" },
   'POST /api/table/:tid/record/:rid/history': { operationId: 'recordHistory', summary: "A record's changes (its comments' included), newest first" },
   'POST /api/table/:tid/records/create_batch': { operationId: 'createRecords', summary: 'Create up to 1000 records at once, all or nothing' },
