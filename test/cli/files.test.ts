@@ -56,13 +56,13 @@ async function setUp(cli: Cli) {
   };
   const space = await post('/api/spaces/create', { name: 'Files' });
   const table = await post(`/api/space/${space.id}/tables/create`, { name: 'Docs', fields: [{ id: 'docs', name: 'Docs', type: 'file' }] });
-  /** Records holding these files, deleted: their files are queued. */
+  /** Records holding these files, emptied: their files are queued (a deleted record keeps its files while it is in the trash). */
   const release = async (...sizes: number[]): Promise<Attachment[]> => {
     const released: Attachment[] = [];
     for (const size of sizes) {
       const docs = Array.from({ length: size }, (_, index) => ({ data: text(`content ${index}`), name: `file-${index}.txt` }));
       const record = await post(`/api/table/${table.id}/records/create`, { data: { docs } });
-      await post(`/api/table/${table.id}/record/${record.id}/delete`);
+      await post(`/api/table/${table.id}/record/${record.id}/update`, { data: { docs: [] } });
       released.push(...record.data.docs);
     }
     return released;
@@ -111,12 +111,12 @@ describe('tabula files', () => {
     expect(record.data.docs).toEqual([attachment]);
     const got = await world.post(`/api/table/${world.tableId}/record/${record.id}/files/get`, { field_id: 'docs', path: attachment.path });
     expect(got).toEqual({ name: 'file-0.txt', type: 'application/octet-stream', size: 9, data: text('content 0') });
-    await world.post(`/api/table/${world.tableId}/record/${record.id}/delete`);
+    await world.post(`/api/table/${world.tableId}/record/${record.id}/update`, { data: { docs: [] } });
 
     // Without --json: what was restored, where it may go, and the object to write.
     const readable = await cli.ok('files', 'restore', attachment.path);
     expect(readable).toBe(`restored ${attachment.path}; write this attachment object to a file field of a record in space ${world.spaceId} to attach it again:\n${JSON.stringify(attachment)}\n`);
-    await world.post(`/api/table/${world.tableId}/records/create`, { data: { docs: [attachment] } }).then((again) => world.post(`/api/table/${world.tableId}/record/${again.id}/delete`));
+    await world.post(`/api/table/${world.tableId}/records/create`, { data: { docs: [attachment] } }).then((again) => world.post(`/api/table/${world.tableId}/record/${again.id}/update`, { data: { docs: [] } }));
   });
 
   it('restore of a path not waiting for reclaim fails with exit 1 and the reason on stderr', { timeout: cliTestTimeout }, async () => {

@@ -196,12 +196,14 @@ describe('spaces', () => {
       expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: { error: { code: 'space_not_found', message: 'Space not found' } } });
     });
 
-    it('answers 400 for a path id that is not a positive integer', async () => {
-      for (const id of ['abc', '0', '-1', '1.5']) {
+    it('answers 400 for a path id that is not an integer, and an integer no space can have as a missing space', async () => {
+      for (const id of ['abc', '1.5']) {
         const response = await get(`/api/space/${id}/get`);
         expect(response.status).toBe(400);
         expect(response.body.error.code).toBe('invalid_parameters');
       }
+      const missing = await get('/api/space/999999/get');
+      for (const id of ['0', '-1', '2147483648']) expect(await get(`/api/space/${id}/get`)).toMatchObject({ status: missing.status, body: missing.body });
     });
   });
 

@@ -84,7 +84,8 @@ export function changeStreamRoutes(services: Services): FastifyPluginAsyncTypebo
   }
 
   return async (app) => {
-    const tags = ['changes'];
+    // Its own tag: the streams have an access matrix of their own (access-matrix.test.ts), not the records one.
+    const tags = ['feed'];
     const response = { ...responses(Type.Unknown()), ...EventStream };
     app.get('/api/table/:tid/changes/stream', { schema: { tags, params: TableParams, querystring: StreamQuery, response } }, (request, reply) => openStream(request, reply, { tableId: request.params.tid }, request.query.after));
     app.get('/api/space/:sid/changes/stream', { schema: { tags, params: SpaceParams, querystring: StreamQuery, response } }, (request, reply) => openStream(request, reply, { spaceId: request.params.sid }, request.query.after));
