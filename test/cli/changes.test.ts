@@ -80,7 +80,7 @@ describe('tabula records restore, changes tail, trash purge', () => {
     const ids = (await post(`/api/table/${tableId}/records/ids`, {})) as number[];
     expect(ids).toEqual(expect.arrayContaining([a.id, b.id, c.id]));
     expect(await cli.run('records', 'restore', '--table', String(tableId))).toMatchObject({ code: 2, stderr: expect.stringContaining('records restore needs --table ID and at least one RECORD_ID') });
-    expect(await cli.run('records', 'restore', '--table', '999', '1')).toMatchObject({ code: 1, stderr: expect.stringContaining('Invalid Table') });
+    expect(await cli.run('records', 'restore', '--table', '999', '1')).toMatchObject({ code: 1, stderr: expect.stringContaining('Table 999 not found') });
   });
 
   it('changes tail prints every change as one JSON line in seq order, past a page of 1,000, and from --after', { timeout: cliTestTimeout }, async () => {
@@ -98,7 +98,7 @@ describe('tabula records restore, changes tail, trash purge', () => {
     const from = expected[expected.length - 3].seq;
     expect(linesOf(await cli.ok('changes', 'tail', '--table', String(tableId), '--after', String(from)))).toEqual(expected.slice(-2));
     expect(await cli.run('changes', 'tail', '--table', String(tableId), '--after', '1.5')).toMatchObject({ code: 2, stderr: expect.stringContaining('--after must be a change seq') });
-    expect(await cli.run('changes', 'tail', '--table', '999')).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Invalid Table') });
+    expect(await cli.run('changes', 'tail', '--table', '999')).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Table 999 not found') });
   });
 
   it('changes tail --follow prints what is committed later, until SIGINT (exit 0)', { timeout: cliTestTimeout }, async () => {

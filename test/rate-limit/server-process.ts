@@ -18,9 +18,11 @@ export async function buildServer(): Promise<{ dir: string; main: string; remove
   try {
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     fs.symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    // The server reads its own assets (the docs' logo) beside its dist/, as in the package.
+    fs.symlinkSync(path.join(projectRoot, 'assets'), path.join(dir, 'assets'), 'dir');
     const tsc = path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(process.execPath, [tsc, '-p', path.join(projectRoot, 'tsconfig.build.json'), '--outDir', dir], { cwd: projectRoot, env: process.env });
-    const main = path.join(dir, 'main.js');
+    const result = await run(process.execPath, [tsc, '-p', path.join(projectRoot, 'tsconfig.build.json'), '--outDir', path.join(dir, 'dist')], { cwd: projectRoot, env: process.env });
+    const main = path.join(dir, 'dist', 'main.js');
     if (!fs.existsSync(main)) throw new Error(`build failed (exit ${result.code}):\n${result.stdout}${result.stderr}`);
     // tsc still emits on type errors; those belong to the typecheck step, not to this test.
     if (result.code !== 0) console.warn(`tsc reported errors but emitted the build:\n${result.stdout}`);
