@@ -228,7 +228,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0012, with a table made at 0005 in between; search answers the same after 0011', async () => {
+  it('migrating one step at a time applies 0003 to 0013, with a table made at 0005 in between; search answers the same after 0011', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -257,6 +257,11 @@ describe(`table counters migration (${testEngine})`, () => {
     await migrateOneStep('0011-search-text-beside-records');
     textBeside = true;
     await migrateOneStep('0012-key-expiry-and-last-use');
+    // 0013 on a database with records: an empty change log and trash beside them, records untouched.
+    await migrateOneStep('0013-changes-and-trash');
+    expect((await db.selectFrom('change_log_state').selectAll().execute()).map((row) => [row.id, Number(row.purged_through)])).toEqual([[1, 0]]);
+    expect(await db.selectFrom('changes').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('record_trash').selectAll().execute()).toEqual([]);
     expect(await migrateToLatest(opened)).toEqual([]);
     for (const tableId of [fullId, emptyId, countedId]) {
       expect(await searchNow(tableId)).toEqual(before.get(tableId));
