@@ -235,6 +235,9 @@ async function prepareHistoryRecord(url: string, dataset: Awaited<ReturnType<typ
     const page = (await api(`${t}/record/${recordId}/history`, { limit: 100, ...(before === undefined ? {} : { before }) })) as Array<{ seq: number }>;
     before = page.at(-1)!.seq;
   }
+  // What autovacuum does soon after 10,000 appends: statistics, without which the planner
+  // guessed a record had 23 changes, read all 10,000 and sorted them (11 ms instead of 0.06).
+  if (engine === 'postgres') await adminQuery('analyze changes', databaseUrl!);
   const history = { recordId, deepBefore: before!, seconds };
   log(`  ${historyCount.toLocaleString('en')} changes in ${seconds.toFixed(1)} s; the deep page is before seq ${before}`);
   fs.writeFileSync(historyMarkerFile, JSON.stringify(history));
