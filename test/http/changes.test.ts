@@ -259,6 +259,22 @@ describe('changes: the log, history, trash and restore', () => {
     expect((await post(`/api/table/${tableId}/changes/list`, {}, limited)).body.error.message).toBe('Invalid Table');
   });
 
+  it('concurrent updates of one record all succeed, each with its change, before = the value it replaced', async () => {
+    const record = await create({ name: 'hot', amount: 0 });
+    const writers = 16;
+    const answers = await Promise.all(Array.from({ length: writers }, (_, n) => post(`/api/table/${tableId}/record/${record.id}/update`, { data: { amount: n + 1 } })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(writers).fill(200));
+    const history = ((await post(`/api/table/${tableId}/record/${record.id}/history`, { limit: 100 })).body as Change[]).reverse();
+    const updates = history.filter((change) => change.kind === 'record.updated');
+    expect(updates).toHaveLength(writers);
+    // A chain: each change's before is the previous one's after.
+    let amount: unknown = 0;
+    for (const change of updates) {
+      expect(change.before.amount ?? 0).toBe(amount);
+      amount = change.after.amount;
+    }
+  });
+
   it('concurrent writers: a reader polling mid-flight sees seqs only grow and misses none', async () => {
     const table = (await createTable(ctx, world, spaceId, { name: 'Busy', fields: [{ id: 'n', name: 'N', type: 'number' }] })).id;
     const seeded = (await post(`/api/table/${table}/records/create_batch`, { records: Array.from({ length: 8 }, (_, n) => ({ data: { n } })) })).body as Array<{ id: number }>;

@@ -63,6 +63,16 @@ describe('the typed TypeScript client', () => {
     expect(deleted.data).toEqual({ deleted: [ids[0]], not_found: [999_999] });
     const left = await client.POST('/api/table/{tid}/records/ids', { params: { path: { tid } }, body: {} });
     expect(left.data).toEqual([ids[1], ids[2]]);
+
+    const history = await client.POST('/api/table/{tid}/record/{rid}/history', { params: { path: { tid, rid: ids[1] } }, body: { limit: 10 } });
+    expect(history.error).toBeUndefined();
+    expect(history.data!.map((change) => [change.kind, change.fields])).toEqual([
+      ['record.updated', ['pages']],
+      ['record.created', ['name', 'pages', 'genre']],
+    ]);
+    expect(history.data![0]).toMatchObject({ record_id: ids[1], before: { pages: 172 }, after: { pages: 114 } });
+    const restored = await client.POST('/api/table/{tid}/records/restore', { params: { path: { tid } }, body: { ids: [ids[0]] } });
+    expect(restored.data).toEqual({ restored: [ids[0]], not_found: [] });
   });
 
   it('answers errors as the typed error body, with the status of the specification', async () => {
