@@ -68,7 +68,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   // Deleted records take their comments along: the comments service, made after records, listens.
   const recordsDeleted: { listener?: RecordsDeletedListener } = {};
   const userName = async (userId: number) => (await users.findUser(userId))?.name;
-  const unit = createWriteUnit({ ...base, userName });
+  const unit = createWriteUnit({ ...base, userName, log: options.log });
   const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), unit, userName, trashDays: config.trashDays, recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
   const changes = createChangesService({ database, clock, tables: records, changesDays: config.changesDays });
   // Opens nothing until the first stream (a command never streams); the send timeout bounds a stream's drain as it bounds any answer's.

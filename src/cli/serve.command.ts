@@ -106,6 +106,9 @@ export const runServe = defineCommand(
   },
 );
 
+/** How often `serve` puts in the log changes another process left queued (write-unit.ts). */
+const pendingSequenceIntervalMs = 1000;
+
 async function serve(values: { data?: string; port?: string; host?: string }): Promise<void> {
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
   await checkPortFree(config.host, config.port);
@@ -129,8 +132,14 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
     container.services.automaticIndexes.maintain().catch((error: unknown) => app.log.error({ err: error }, 'index maintenance failed'));
   }, indexMaintenanceIntervalMs);
   indexMaintenance.unref();
+  // Changes a stopped process left queued between its commit and its sequencer run (PostgreSQL).
+  const sequencing = setInterval(() => {
+    container.services.unit.sequencePending().catch((error: unknown) => app.log.error({ err: error }, 'sequencing queued changes failed'));
+  }, pendingSequenceIntervalMs);
+  sequencing.unref();
   const shutdown = async () => {
     clearInterval(indexMaintenance);
+    clearInterval(sequencing);
     await container.services.automaticIndexes.recordUse().catch((error: unknown) => app.log.error({ err: error }, 'recording index use failed'));
     // A sweep in progress stops after the file in hand; what it had claimed waits for the next sweep.
     await reclaim?.stop();

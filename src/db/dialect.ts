@@ -39,12 +39,14 @@ export interface Dialect {
   /** The ids of the selected rows in `orderBy` order, as one comma-separated text ('' for none). */
   idList(orderBy: readonly RawBuilder<unknown>[]): RawBuilder<string>;
   /**
-   * Run in a write transaction just before its changes are appended: holds every other appender
-   * off until this transaction ends, so change seqs are drawn and committed in one order
-   * (PostgreSQL's transaction-scoped advisory lock); null where one writer already does it (SQLite).
+   * Whether writers queue their changes for a sequencer to append to the log (PostgreSQL: many
+   * writers at once, whose seqs must still become visible in order), or append them themselves
+   * (SQLite: its one writer commits in seq order already). See changes/write-unit.ts.
    */
+  readonly queuesChanges: boolean;
+  /** Held by the sequencer until its commit, so that one sequencer runs at a time across processes; null without a sequencer. */
   readonly changeLogLock: RawBuilder<unknown> | null;
-  /** Tells other processes, at commit, that the change log grew (PostgreSQL NOTIFY); null on SQLite (one process). */
+  /** Tells other processes that the change log grew (PostgreSQL NOTIFY); null on SQLite (one process). */
   readonly changeLogWakeUp: RawBuilder<unknown> | null;
 }
 
@@ -82,6 +84,7 @@ const sqliteDialect: Dialect = {
     sql<boolean>`exists (select 1 from json_each(${column}) where ${sqliteFold(sql.ref('value'))} like ${sqliteFold(sql`${pattern}`)} escape '\\')`,
   budgetGuard: sqliteBudgetGuard,
   idList: (orderBy) => sql<string>`coalesce(group_concat(id, ',' order by ${sql.join(orderBy)}), '')`,
+  queuesChanges: false,
   changeLogLock: null,
   changeLogWakeUp: null,
 };
@@ -101,6 +104,7 @@ const postgresDialect: Dialect = {
     sql<boolean>`exists (select 1 from jsonb_array_elements_text(${column}) as element(value) where lower(element.value) like lower(${pattern}) escape '\\')`,
   budgetGuard: null,
   idList: (orderBy) => sql<string>`coalesce(string_agg(id::text, ',' order by ${sql.join(orderBy)}), '')`,
+  queuesChanges: true,
   // Any constant both sides agree on: the change log's one lock.
   changeLogLock: sql`select pg_advisory_xact_lock(7215001)`,
   changeLogWakeUp: sql`select pg_notify(${sql.lit(changeLogChannel)}, '')`,

@@ -140,6 +140,20 @@ export interface SystemSchema {
     actor_name: string;
     payload_json: string;
   };
+  change_queue: {
+    id: Generated<number>;
+    account_id: number;
+    space_id: number;
+    table_id: number;
+    record_id: number;
+    comment_id: number | null;
+    kind: string;
+    at: string;
+    actor_user_id: number | null;
+    actor_api_key_id: number | null;
+    actor_name: string;
+    payload_json: string;
+  };
   change_log_state: { id: number; purged_through: number | string };
   record_trash: {
     table_id: number;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../build-test-app.js';
+import { testEngine } from '../test-database.js';
 import { addMember, call, createAccount, createKey, createSpace, createTable, createUser, login, type World } from '../factories.js';
 
 /**
@@ -273,6 +274,20 @@ describe('changes: the log, history, trash and restore', () => {
       expect(change.before.amount ?? 0).toBe(amount);
       amount = change.after.amount;
     }
+  });
+
+  it.skipIf(testEngine !== 'postgres')('a change a stopped process left queued after its commit reaches the log at the next sequencer run', async () => {
+    const record = await create({ name: 'queued' });
+    const [created] = (await changesAfter((await lastSeq()) - 1)).filter((change) => change.record_id === record.id);
+    const { seq: _seq, ...row } = (await ctx.container.database.db.selectFrom('changes').selectAll().where('seq', '=', created.seq).executeTakeFirstOrThrow()) as Record<string, unknown>;
+    // As if a process committed this write and died before its sequencer run.
+    await ctx.container.database.db.insertInto('change_queue').values({ ...(row as never), kind: 'record.updated', payload_json: '{"fields":["name"],"before":{"name":"queued"},"after":{"name":"left behind"}}' }).execute();
+    const before = await lastSeq();
+    expect(await changesAfter(before)).toEqual([]);
+    await ctx.container.services.unit.sequencePending();
+    const [left] = await changesAfter(before);
+    expect(left).toMatchObject({ kind: 'record.updated', record_id: record.id, after: { name: 'left behind' } });
+    expect(await ctx.container.database.db.selectFrom('change_queue').selectAll().execute()).toEqual([]);
   });
 
   it('concurrent writers: a reader polling mid-flight sees seqs only grow and misses none', async () => {

@@ -224,7 +224,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0013, with a table made at 0005 in between; search answers the same after 0011', async () => {
+  it('migrating one step at a time applies 0003 to 0014, with a table made at 0005 in between; search answers the same after 0011', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -259,6 +259,8 @@ describe(`table counters migration (${testEngine})`, () => {
     expect(await db.selectFrom('changes').selectAll().execute()).toEqual([]);
     expect(await db.selectFrom('record_trash').selectAll().execute()).toEqual([]);
     expect((await counters(countedId)).rows).toBe(2);
+    await migrateOneStep('0014-change-queue');
+    expect(await db.selectFrom('change_queue').selectAll().execute()).toEqual([]);
     expect(await migrateToLatest(opened)).toEqual([]);
     for (const tableId of [fullId, emptyId, countedId]) {
       expect(await searchNow(tableId)).toEqual(before.get(tableId));

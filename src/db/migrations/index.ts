@@ -13,6 +13,7 @@ import { indexOriginsMigration } from './0010-index-origins.js';
 import { searchTextBesideRecordsMigration } from './0011-search-text-beside-records.js';
 import { keyExpiryAndLastUseMigration } from './0012-key-expiry-and-last-use.js';
 import { changesAndTrashMigration } from './0013-changes-and-trash.js';
+import { changeQueueMigration } from './0014-change-queue.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -35,6 +36,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0011-search-text-beside-records': searchTextBesideRecordsMigration(dialect),
         '0012-key-expiry-and-last-use': keyExpiryAndLastUseMigration(),
         '0013-changes-and-trash': changesAndTrashMigration(dialect),
+        '0014-change-queue': changeQueueMigration(dialect),
       };
     },
   };

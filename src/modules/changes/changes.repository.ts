@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { SystemSchema } from '../../db/schema.js';
 import type { ChangeRow } from './change.js';
 
@@ -14,6 +14,32 @@ export async function insertChanges(db: Db, rows: readonly NewChangeRow[]): Prom
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
     await db.insertInto('changes').values(rows.slice(start, start + rowsPerInsert)).execute();
   }
+}
+
+/** Changes waiting for the sequencer (PostgreSQL), in arrival order. */
+export async function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += rowsPerInsert) {
+    await db.insertInto('change_queue').values(rows.slice(start, start + rowsPerInsert)).execute();
+  }
+}
+
+const queuedColumns = ['account_id', 'space_id', 'table_id', 'record_id', 'comment_id', 'kind', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'payload_json'] as const;
+
+/**
+ * Moves up to `limit` queued changes, oldest first, into the log in one statement: each gets
+ * the next seq in queue order. Answers how many moved. Run by the sequencer only, under the
+ * change-log lock, in its own transaction.
+ */
+export async function sequenceQueued(db: Db, limit: number): Promise<number> {
+  const list = sql.join(queuedColumns.map((column) => sql.ref(column)));
+  const result = await sql<{ moved: number }>`
+    with moved as (
+      delete from change_queue where id in (select id from change_queue order by id limit ${limit}) returning id, ${list}
+    ), appended as (
+      insert into changes (${list}) select ${list} from moved order by id returning 1
+    )
+    select count(*) as moved from appended`.execute(db);
+  return Number(result.rows[0]?.moved ?? 0);
 }
 
 const columns = ['seq', 'kind', 'table_id', 'space_id', 'record_id', 'comment_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'payload_json'] as const;

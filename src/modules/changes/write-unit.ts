@@ -1,27 +1,33 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeDraft, type WriteScope } from './change.js';
-import { insertChanges, type NewChangeRow } from './changes.repository.js';
+import { insertChanges, queueChanges, sequenceQueued, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
 
+/** Queued changes the sequencer moves per statement. */
+const sequenceBatch = 10_000;
+
 /**
  * The one way a record or a comment is written (docs/decisions.md, "Changes"): `work` writes its
- * rows in the unit's transaction and lists what it changed; the unit appends those changes to
- * the log in that same transaction, so a write that rolls back leaves no change and an
- * acknowledged write always has its own. Field types' I/O (prepare, afterCommit) stays with the
- * caller, around the unit, as before.
+ * rows in the unit's transaction and lists what it changed; the unit adds those changes in that
+ * same transaction, so a write that rolls back leaves no change and an acknowledged write
+ * always has its own. Field types' I/O (prepare, afterCommit) stays with the caller, around it.
  *
- * Commit order: the append comes last and first takes the dialect's change-log lock (PostgreSQL),
- * which it holds until the commit; no other transaction can draw a seq until this one has
- * committed, so seqs become visible in the order they were drawn. A reader that has seen seq N
- * never later finds a new change below N. SQLite's one writer gives the same order.
+ * Commit order. SQLite's one writer appends to the log itself: seqs are drawn and committed in
+ * one order. On PostgreSQL many writers commit at once, and a seq drawn early could commit late,
+ * behind a higher one a reader has already seen. So writers put their changes in a queue (no
+ * seq, no lock), and after their commit the sequencer moves whatever is queued into the log,
+ * each change taking the next seq, in a transaction of its own under the change-log lock: seqs
+ * become visible only in the order they were drawn, and the lock is held by one short
+ * transaction for a whole batch of writes, never by the writers. The writer waits for a
+ * sequencer run that started after its commit, so when it answers, its change is in the log.
  */
-export function createWriteUnit(deps: { database: Database; clock: Clock; userName(userId: number): Promise<string | undefined> }) {
+export function createWriteUnit(deps: { database: Database; clock: Clock; userName(userId: number): Promise<string | undefined>; log?: (level: 'info' | 'warn', message: string) => void }) {
   const { db, dialect } = deps.database;
   const committedListeners = new Set<() => void>();
 
-  async function append(trx: Db, scope: WriteScope, who: ChangeActor, drafts: readonly ChangeDraft[]): Promise<void> {
+  async function add(trx: Db, scope: WriteScope, who: ChangeActor, drafts: readonly ChangeDraft[]): Promise<void> {
     const at = formatDateTime(deps.clock.now());
     const rows: NewChangeRow[] = drafts.map((draft) => ({
       account_id: scope.accountId,
@@ -36,62 +42,126 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
       actor_name: who.name,
       payload_json: payloadOf(draft),
     }));
-    if (dialect.changeLogLock) await dialect.changeLogLock.execute(trx);
-    await insertChanges(trx, rows);
-    if (dialect.changeLogWakeUp) await dialect.changeLogWakeUp.execute(trx);
+    await (dialect.queuesChanges ? queueChanges(trx, rows) : insertChanges(trx, rows));
+  }
+
+  /** One sequencer run: every queued change into the log, in one transaction under the lock. */
+  async function sequenceOnce(): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await dialect.changeLogLock!.execute(trx);
+      while ((await sequenceQueued(trx, sequenceBatch)) === sequenceBatch);
+    });
+  }
+
+  // At most one run per process at a time; whoever asks during a run waits for the next one,
+  // which starts after that run and so after the asker's commit.
+  let running: Promise<void> | null = null;
+  let following: Promise<void> | null = null;
+  function sequence(): Promise<void> {
+    if (!running) {
+      running = sequenceOnce().finally(() => (running = null));
+      return running;
+    }
+    following ??= running
+      .catch(() => undefined)
+      .then(() => {
+        following = null;
+        return sequence();
+      });
+    return following;
+  }
+
+  // Other processes hear of new changes through one NOTIFY at a time, sent after the sequencer
+  // committed them; those that come meanwhile share the next one.
+  let notifying = false;
+  let notifyAgain = false;
+  function wakeOtherProcesses(): void {
+    if (!dialect.changeLogWakeUp) return;
+    if (notifying) {
+      notifyAgain = true;
+      return;
+    }
+    notifying = true;
+    dialect.changeLogWakeUp
+      .execute(db)
+      .catch((error: unknown) => deps.log?.('warn', `change-log wake-up not sent: ${(error as Error).message}`))
+      .finally(() => {
+        notifying = false;
+        if (notifyAgain) {
+          notifyAgain = false;
+          wakeOtherProcesses();
+        }
+      });
+  }
+
+  /** After a commit that added changes: into the log (PostgreSQL), then the feeds are told. */
+  async function committed(): Promise<void> {
+    if (dialect.queuesChanges) await sequence();
+    for (const listener of committedListeners) listener();
+    wakeOtherProcesses();
   }
 
   return {
     /**
-     * Runs `work` in one transaction with the append of the changes it lists in `changes`;
-     * tells the feed of this process once it committed.
+     * Runs `work` in one transaction with the changes it lists in `changes`; answers once those
+     * changes are in the log and this process's feed has been told.
      */
     async run<T>(scope: WriteScope, work: (trx: Db, changes: ChangeDraft[]) => Promise<T>): Promise<T> {
       const { actor } = scope;
       // Looked up before the transaction: on SQLite a statement outside it would wait for it.
       const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
-      let appended = false;
+      let added = false;
       const result = await db.transaction().execute(async (trx) => {
         const changes: ChangeDraft[] = [];
         const answer = await work(trx, changes);
         if (changes.length > 0) {
-          await append(trx, scope, who, changes);
-          appended = true;
+          await add(trx, scope, who, changes);
+          added = true;
         }
         return answer;
       });
-      if (appended) for (const listener of committedListeners) listener();
+      if (added) await committed();
       return result;
     },
 
     /**
-     * A unit over a transaction its caller commits (CSV import: a file is one write). `run` works
-     * on that transaction and keeps the changes; `finish`, called last inside it, appends them
-     * all (taking the change-log lock only then, so other writers wait for the final append and
-     * commit, never for the whole import); `committed` wakes the feed after the caller's commit.
-     * The changes wait in memory until `finish` (a few hundred bytes a record).
+     * A unit over a transaction its caller commits (CSV import: a file is one write): `run`
+     * works on that transaction and adds its changes there; `committed`, called after the
+     * caller's commit, puts them in the log and tells the feeds.
      */
     within(trx: Db) {
-      const pending: Array<{ scope: WriteScope; who: ChangeActor; changes: ChangeDraft[] }> = [];
+      let added = false;
       return {
         async run<T>(scope: WriteScope, work: (trx: Db, changes: ChangeDraft[]) => Promise<T>): Promise<T> {
           // No session writes through here (the command line acts with a key of its own): no look-up inside the transaction.
           const who = changeActorOf(scope.actor, undefined);
           const changes: ChangeDraft[] = [];
           const answer = await work(trx, changes);
-          if (changes.length > 0) pending.push({ scope, who, changes });
+          if (changes.length > 0) {
+            await add(trx, scope, who, changes);
+            added = true;
+          }
           return answer;
         },
-        async finish(): Promise<void> {
-          for (const { scope, who, changes } of pending) await append(trx, scope, who, changes);
-        },
-        committed(): void {
-          if (pending.length > 0) for (const listener of committedListeners) listener();
+        async committed(): Promise<void> {
+          if (added) await committed();
         },
       };
     },
 
-    /** Hears of every commit that appended changes in this process (the feed's in-process wake-up). */
+    /**
+     * Puts in the log what a process left queued when it stopped between a commit and its
+     * sequencer run (nothing is lost: the queue is in the database). `tabula serve` calls it now
+     * and then; a no-op on SQLite.
+     */
+    async sequencePending(): Promise<void> {
+      if (!dialect.queuesChanges) return;
+      await sequence();
+      for (const listener of committedListeners) listener();
+      wakeOtherProcesses();
+    },
+
+    /** Hears of every commit that added changes in this process, once they are in the log (the feed's in-process wake-up). */
     onCommitted(listener: () => void): () => void {
       committedListeners.add(listener);
       return () => committedListeners.delete(listener);

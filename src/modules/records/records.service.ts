@@ -132,8 +132,7 @@ export function createRecordsService(deps: {
      * own path (record-batches: every value through its type, refusals naming the record), all
      * in one transaction, committed when `work` returns and rolled back when it throws. A file
      * refused anywhere, a syntax error at its last row included, leaves the table as it was
-     * (docs/decisions.md, "CSV import: one unit"); its changes are appended just before that
-     * commit (write-unit `within`). Metadata is read afresh and confirmed before each batch.
+     * (docs/decisions.md, "CSV import: one unit"); its changes go with it (write-unit `within`). Metadata is read afresh and confirmed before each batch.
      */
     async importAsOneUnit<T>(actor: Actor, tableId: number, work: (unit: ImportUnit) => Promise<T>): Promise<T> {
       const attempt = await openAttempt(actor, tableId, false);
@@ -160,10 +159,9 @@ export function createRecordsService(deps: {
             return { created, updated: ids.length - created };
           },
         });
-        await nested.finish();
         return answer;
       });
-      nested?.committed();
+      await nested?.committed();
       for (const task of afterCommit) await task();
       return result;
     },
