@@ -281,7 +281,7 @@ describe('changes: the log, history, trash and restore', () => {
     const [created] = (await changesAfter((await lastSeq()) - 1)).filter((change) => change.record_id === record.id);
     const { seq: _seq, ...row } = (await ctx.container.database.db.selectFrom('changes').selectAll().where('seq', '=', created.seq).executeTakeFirstOrThrow()) as Record<string, unknown>;
     // As if a process committed this write and died before its sequencer run.
-    await ctx.container.database.db.insertInto('change_queue').values({ ...(row as never), kind: 'record.updated', payload_json: '{"fields":["name"],"before":{"name":"queued"},"after":{"name":"left behind"}}' }).execute();
+    await ctx.container.database.db.insertInto('change_queue').values({ ...row, kind: 'record.updated', payload_json: '{"fields":["name"],"before":{"name":"queued"},"after":{"name":"left behind"}}' } as never).execute();
     const before = await lastSeq();
     expect(await changesAfter(before)).toEqual([]);
     await ctx.container.services.unit.sequencePending();

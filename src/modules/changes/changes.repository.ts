@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { prepareShapedQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import type { ChangeRow } from './change.js';
 
@@ -10,7 +11,20 @@ export type NewChangeRow = Omit<ChangeRow, 'seq'> & { account_id: number };
 /** SQLite's bound on one statement's parameters, over a change row's 12 columns. */
 const rowsPerInsert = 2000;
 
+/** One change into the log or the queue, compiled once: most writes add one. */
+const insertOneChange = prepareShapedQuery(
+  (table: 'changes' | 'change_queue') => table,
+  (db: Kysely<any>, table: 'changes' | 'change_queue', ...values: unknown[]) => db.insertInto(table).values(Object.fromEntries(changeColumns.map((column, index) => [column, values[index]]))),
+);
+
+const changeColumns = ['account_id', 'space_id', 'table_id', 'record_id', 'comment_id', 'kind', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'payload_json'] as const;
+
+function insertOne(db: Db, table: 'changes' | 'change_queue', row: NewChangeRow) {
+  return insertOneChange(db, table, ...changeColumns.map((column) => row[column]));
+}
+
 export async function insertChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+  if (rows.length === 1) return void (await insertOne(db, 'changes', rows[0]));
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
     await db.insertInto('changes').values(rows.slice(start, start + rowsPerInsert)).execute();
   }
@@ -18,12 +32,12 @@ export async function insertChanges(db: Db, rows: readonly NewChangeRow[]): Prom
 
 /** Changes waiting for the sequencer (PostgreSQL), in arrival order. */
 export async function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+  if (rows.length === 1) return void (await insertOne(db, 'change_queue', rows[0]));
   for (let start = 0; start < rows.length; start += rowsPerInsert) {
     await db.insertInto('change_queue').values(rows.slice(start, start + rowsPerInsert)).execute();
   }
 }
 
-const queuedColumns = ['account_id', 'space_id', 'table_id', 'record_id', 'comment_id', 'kind', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'payload_json'] as const;
 
 /**
  * Moves up to `limit` queued changes, oldest first, into the log in one statement: each gets
@@ -31,7 +45,7 @@ const queuedColumns = ['account_id', 'space_id', 'table_id', 'record_id', 'comme
  * change-log lock, in its own transaction.
  */
 export async function sequenceQueued(db: Db, limit: number): Promise<number> {
-  const list = sql.join(queuedColumns.map((column) => sql.ref(column)));
+  const list = sql.join(changeColumns.map((column) => sql.ref(column)));
   const result = await sql<{ moved: number }>`
     with moved as (
       delete from change_queue where id in (select id from change_queue order by id limit ${limit}) returning id, ${list}

@@ -172,13 +172,25 @@ export async function findRecordRowsAfter(db: Db, tableId: number, afterId: numb
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** Records by id with the given columns; `lock` locks them until the transaction ends (give `dialect.rowLocks`). */
+/** One record with some columns, compiled once per table, columns and lock (the read before every update and delete). */
+const selectOneRecordRow = prepareShapedQuery(
+  (shape: { tableId: number; columns: readonly string[]; lock: boolean }) => `${shape.tableId}:${shape.lock}:${shape.columns.join(',')}`,
+  (db: Db, shape: { tableId: number; columns: readonly string[]; lock: boolean }, recordId: number) => {
+    const query = db.selectFrom(recordTableName(shape.tableId)).select([...shape.columns]).where('id', '=', recordId);
+    return shape.lock ? query.forUpdate() : query;
+  },
+);
+
+/**
+ * Records by id with the given columns; `lock` locks them until the transaction ends (give
+ * `dialect.rowLocks`). One record's read is a prepared statement (on SQLite, outside a
+ * transaction, it goes to the read connection).
+ */
 export async function findRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[], lock = false): Promise<RecordRow[]> {
   if (recordIds.length === 0) return [];
-  let query = db
-    .selectFrom(recordTableName(tableId))
-    .select([...new Set([...systemColumns, ...columns])])
-    .where('id', 'in', recordIds);
+  const selected = [...new Set([...systemColumns, ...columns])];
+  if (recordIds.length === 1) return (await selectOneRecordRow(db, { tableId, columns: selected, lock }, recordIds[0])) as RecordRow[];
+  let query = db.selectFrom(recordTableName(tableId)).select(selected).where('id', 'in', recordIds);
   if (lock) query = query.forUpdate();
   return (await query.execute()) as RecordRow[];
 }
