@@ -1,27 +1,9 @@
 import net from 'node:net';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldColumnName, recordTableName } from '../../src/modules/fields/physical-names.js';
 import { buildSecondApp, buildTestApp, type TestContext } from '../build-test-app.js';
 import { createAccount, createSpace, createTable, type World } from '../factories.js';
 import { answersAtAll } from '../hang.js';
-import { testEngine } from '../test-database.js';
-
-/** Records made in one statement: the test needs volume, not realism. */
-async function fillTable(ctx: TestContext, tableId: number, textFieldId: number, count: number): Promise<void> {
-  const table = sql.table(recordTableName(tableId));
-  const column = sql.ref(fieldColumnName(textFieldId));
-  const db = ctx.container.database.db;
-  const texts = sql.table(`${recordTableName(tableId)}_search`);
-  if (testEngine === 'postgres') {
-    await sql`insert into ${table} (created_at, updated_at, ${column})
-      select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || n from generate_series(1, ${count}) as n`.execute(db);
-  } else {
-    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
-      insert into ${table} (created_at, updated_at, ${column}) select '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'record number ' || i from n`.execute(db);
-  }
-  await sql`insert into ${texts} (id, text) select id, ${column} from ${table}`.execute(db);
-}
+import { fillTable } from '../fill-table.js';
 
 /** Sends a request on a raw socket and never reads the answer: the kernel buffers fill, then the server's writes wait. */
 function stalledRequest(port: number, path: string, key: string, body: unknown | null): Promise<net.Socket> {
@@ -67,8 +49,7 @@ describe('no single request stalls the others', () => {
     other = await createAccount(ctx);
     const bigTable = await createTable(ctx, big, (await createSpace(ctx, big)).id, { name: 'Big', fields: [{ id: 'label', name: 'Label', type: 'text' }] });
     bigTableId = bigTable.id;
-    const field = (await ctx.container.database.db.selectFrom('fields').select('id').where('table_id', '=', bigTableId).executeTakeFirstOrThrow()) as { id: number };
-    await fillTable(ctx, bigTableId, Number(field.id), recordCount);
+    await fillTable(ctx, bigTableId, 'label', recordCount);
     otherTableId = (await createTable(ctx, other, (await createSpace(ctx, other)).id, { name: 'Small', fields: [{ id: 'label', name: 'Label', type: 'text' }] })).id;
     hurried = await buildSecondApp(ctx.database, { env: { TABULA_QUERY_TIMEOUT: '3s' } });
     await hurried.app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
+import { startRepeatingTask, type RepeatingTask } from '../../shared/repeating-task.js';
 import { ConflictError, ErrorCode, NotFoundError } from '../../shared/errors.js';
 import type { Attachment } from '../fields/attachment.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
@@ -142,10 +143,8 @@ export function createReclaimService(deps: { database: Database; clock: Clock; s
 export type ReclaimService = ReturnType<typeof createReclaimService>;
 
 /** The server's own sweeps, every `intervalMs`. */
-export interface ReclaimSchedule {
-  /** Stops scheduling; a sweep in progress stops after the file in hand, and this resolves once it has. */
-  stop(): Promise<void>;
-}
+/** Stopping ends a sweep in progress after the file in hand, and resolves once it has. */
+export type ReclaimSchedule = RepeatingTask;
 
 /**
  * Runs `reclaim.sweep()` in the background: the first one `firstDelayMs` after start (a server
@@ -158,44 +157,8 @@ export function startReclaimSchedule(
   reclaim: Pick<ReclaimService, 'sweep'>,
   options: { intervalMs: number; firstDelayMs: number; onReport?: (report: SweepReport) => void; onError: (error: unknown) => void; onFailure?: SweepOptions['onFailure'] },
 ): ReclaimSchedule {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const abort = new AbortController();
-
-  const schedule = (delayMs: number) => {
-    if (stopped) return;
-    // setTimeout takes at most 2^31-1 ms (about 24.8 days); a longer interval would fire at once.
-    timer = setTimeout(run, Math.min(delayMs, 2 ** 31 - 1));
-    timer.unref();
-  };
-  function run() {
-    timer = undefined;
-    running = (async () => {
-      try {
-        const report = await reclaim.sweep({ onFailure: options.onFailure, signal: abort.signal });
-        options.onReport?.(report);
-      } catch (error) {
-        try {
-          options.onError(error);
-        } catch {
-          // A logger that throws must not stop the schedule.
-        }
-      }
-    })().finally(() => {
-      running = undefined;
-      schedule(options.intervalMs);
-    });
-  }
-
-  schedule(options.firstDelayMs);
-  return {
-    async stop() {
-      stopped = true;
-      abort.abort();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return startRepeatingTask(async (signal) => {
+    const report = await reclaim.sweep({ onFailure: options.onFailure, signal });
+    options.onReport?.(report);
+  }, options);
 }
