@@ -12,6 +12,14 @@ const attachmentPath = '/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-notes.md';
 export const requestExamples: Readonly<Record<string, unknown>> = {
   'POST /api/auth/login': { email: 'admin@localhost', password: 'pOlTYVWMryP3VApK' },
 
+  'POST /api/auth/password': { current: 'pOlTYVWMryP3VApK', new: 'a longer passphrase of mine' },
+  'POST /api/users/create': { email: 'ada@example.com', name: 'Ada Lovelace' },
+  'POST /api/keys/create': { name: 'Reporting', kind: 'account', read_only: true, spaces: [1], ip_allow: ['10.0.0.0/8'], expires_at: '2027-01-01 00:00:00' },
+  'POST /api/table/:tid/changes/list': { after: 0, limit: 100 },
+  'POST /api/table/:tid/record/:rid/history': { limit: 50 },
+  'POST /api/table/:tid/records/trash': { limit: 100, offset: 0 },
+  'POST /api/table/:tid/records/restore': { ids: [1] },
+
   'POST /api/spaces/create': { name: 'Sales', storage: { kind: 'managed' } },
   'POST /api/space/:sid/update': { name: 'Sales EMEA' },
   'POST /api/space/:sid/members/add': { email: 'ada@example.com', role: 'editor' },
