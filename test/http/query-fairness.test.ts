@@ -83,8 +83,9 @@ describe('query slots shared fairly between tenants', () => {
     await settle();
     const light = await call(ctx, 'POST', `/api/table/${lightTableId}/records/query`, { key: otherKey, body: {} });
     expect(light.status).toBe(200);
-    // The first heavy query ended and freed the account's slot; the other key took it before the second key's... first key's queue.
-    expect(heavy.map((request) => request.answered)).toEqual([true, false, false]);
+    // One heavy query ended and freed the account's slot; the other key took it before the first key's queue.
+    // (Which of the three ran first depends on how the requests reached the gate.)
+    expect(heavy.filter((request) => request.answered)).toHaveLength(1);
     await Promise.all(heavy.map((request) => request.response));
   }, 60_000);
 });
