@@ -157,6 +157,19 @@ describe('changes: the log, history, trash and restore', () => {
     expect(deleted).toMatchObject({ kind: 'record.deleted', before: { name: 'Ada', amount: 2, stage: 'won' }, after: {} });
   });
 
+  it('values that need other rows to read (users, lookups) are shown in read form, on update and delete', async () => {
+    const target = (await createTable(ctx, world, spaceId, { name: 'Companies', fields: [{ id: 'name', name: 'Name', type: 'text' }] })).id;
+    const acme = (await post(`/api/table/${target}/records/create`, { data: { name: 'Acme' } })).body.id;
+    const table = (await createTable(ctx, world, spaceId, { name: 'People', fields: [{ id: 'name', name: 'Name', type: 'text' }, { id: 'owner', name: 'Owner', type: 'user' }, { id: 'company', name: 'Company', type: 'lookup', table_id: target }] })).id;
+    const person = (await post(`/api/table/${table}/records/create`, { data: { name: 'Bo', company: acme } })).body.id;
+    const before = await lastSeq();
+    expect((await post(`/api/table/${table}/record/${person}/update`, { data: { owner: world.ownerId } })).status).toBe(200);
+    expect((await post(`/api/table/${table}/record/${person}/delete`)).status).toBe(200);
+    const [updated, deleted] = await changesAfter(before, table);
+    expect(updated).toMatchObject({ kind: 'record.updated', fields: ['owner'], before: {}, after: { owner: { id: world.ownerId, email: world.ownerEmail, name: 'Owner' } } });
+    expect(deleted).toMatchObject({ kind: 'record.deleted', before: { name: 'Bo', owner: { id: world.ownerId }, company: { id: acme, title: 'Acme' } }, after: {} });
+  });
+
   it('a session change shows its user by name', async () => {
     const owner = await login(ctx, world.ownerEmail, world.ownerPassword);
     const record = await create({ name: 'by session' });

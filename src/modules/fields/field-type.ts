@@ -75,6 +75,11 @@ export interface FieldType {
   decode?(column: unknown): unknown;
   /** The inverse of decode: a stored single value (never null) → the statement parameter. */
   encode?(stored: unknown, dialect: Dialect): unknown;
+  /**
+   * Whether reading a value needs other rows (users, lookup titles): such values are presented
+   * before a write transaction, never inside it (records/record-changes.ts).
+   */
+  readsOtherRows?: true;
   /** Stored values of one field across a page of records (decoded) → API values, resolved in one batch. */
   readMany(stored: readonly unknown[], field: Field, ctx: ReadContext): unknown[] | Promise<unknown[]>;
   /** A filter condition on this field → SQL, or a ValidationError `Invalid filter: …`. */

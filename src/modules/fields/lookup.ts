@@ -53,6 +53,7 @@ export const lookupField: FieldType = {
     const ids = inputs.flatMap((input) => (Array.isArray(input) ? input : [input]).map(referencedId)).filter(isStorableId);
     if (ids.length > 0) await ctx.existingRecordIds(field.settings.table_id as number, [...new Set(ids)]);
   },
+  readsOtherRows: true,
   readMany(stored, field, ctx) {
     const present = (titles: Map<number, string | null>) =>
       stored.map((value) => {

@@ -48,6 +48,7 @@ export const userField: FieldType = {
     if (ids.length > 1) throw new FieldValueError(field, 'only one user is allowed');
     return ids[0];
   },
+  readsOtherRows: true,
   readMany(stored, field, ctx) {
     const present = (users: ReadonlyMap<number, UserSummary>) =>
       field.multiple

@@ -1,6 +1,7 @@
 import { recordChange, type ChangeDraft, type ChangeKind, type WriteScope } from '../changes/change.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName } from '../fields/physical-names.js';
+import { getFieldType } from '../fields/registry.js';
 import type { Attempt } from './record-attempt.js';
 import { presentRecords } from './record-reader.js';
 import type { Database } from '../../db/database.js';
@@ -56,6 +57,15 @@ function sameColumn(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || a === undefined || b === undefined) return (a ?? null) === (b ?? null);
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Whether the values of `fields` read as they are stored, without other rows: then a write may
+ * present them inside its transaction, from the row it locked, with no read before it.
+ */
+export function presentableInside(fields: Iterable<Field>): boolean {
+  for (const field of fields) if (getFieldType(field.type).readsOtherRows) return false;
+  return true;
 }
 
 export function columnsOf(fields: Iterable<Field>): string[] {

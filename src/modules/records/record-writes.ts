@@ -7,7 +7,7 @@ import { hooksOf } from '../fields/lifecycle.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import type { Attempt } from './record-attempt.js';
 import type { AttemptRunner } from './record-attempts.js';
-import { assertSameColumns, ChangedMeanwhile, columnsOf, dataOf, draftsOf, readBefore, rowWith, scopeOf, untilSettled } from './record-changes.js';
+import { assertSameColumns, ChangedMeanwhile, columnsOf, dataOf, draftsOf, presentableInside, readBefore, rowWith, scopeOf, untilSettled } from './record-changes.js';
 import { afterCommit, prepareValuesIo, runCleanups } from './record-lifecycle.js';
 import { presentRecords, type RecordObject } from './record-reader.js';
 import { recordNotFound, type RecordReads } from './record-reads.js';
@@ -44,19 +44,22 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
     const { table, actor } = attempt;
     const columns = [...columnsOf(table.fields), ...keptSystemColumns];
     const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
+    // As for an update: presented inside the transaction when the table's values read as stored.
+    const inside = presentableInside(table.fields);
     return untilSettled(async () => {
-      const before = await readBefore(db, attempt, ids, table.fields, keptSystemColumns);
+      const before = inside ? undefined : await readBefore(db, attempt, ids, table.fields, keptSystemColumns);
       const deletedAt = deps.now();
       return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
-        const rows = await records.deleteRecordRows(trx, table.id, ids, columns);
+        const rows = (await records.deleteRecordRows(trx, table.id, ids, columns)) as records.RecordRow[];
         const moved: trash.TrashRow[] = [];
         for (const row of rows) {
           const id = Number(row.id);
-          assertSameColumns(before.get(id)?.row, row as records.RecordRow, columns);
+          if (before) assertSameColumns(before.get(id)?.row, row, columns);
           moved.push({ table_id: table.id, record_id: id, deleted_at: deletedAt, deleted_by_user_id: who.user_id, deleted_by_api_key_id: who.api_key_id, deleted_by_name: who.name, row_json: JSON.stringify(row) });
         }
         await trash.insertTrashRows(trx, moved);
-        changes.push(...draftsOf('record.deleted', moved.map((m) => [m.record_id, before.get(m.record_id)!.data, null])));
+        const data = before ? rows.map((row) => before.get(Number(row.id))!.data) : await dataOf(attempt, rows, table.fields);
+        changes.push(...draftsOf('record.deleted', rows.map((row, n) => [Number(row.id), data[n], null])));
         return moved.map((m) => m.record_id);
       });
     });
@@ -110,22 +113,26 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         const previous = new Map<Field, unknown>();
         try {
           await confirmCurrentMetadata(attempt);
+          // Values that read as stored are presented inside the transaction, from the locked row;
+          // others (users, lookups) from a read before it, checked again inside (record-changes.ts).
+          const inside = presentableInside(written);
           await untilSettled(async () => {
-            const stored = (await readBefore(db, attempt, [recordId], written)).get(recordId);
-            if (!stored) throw recordNotFound();
-            const [after] = await dataOf(attempt, [rowWith(stored.row, changes)], written);
+            const stored = inside ? undefined : (await readBefore(db, attempt, [recordId], written)).get(recordId);
+            if (!inside && !stored) throw recordNotFound();
+            const after = stored && (await dataOf(attempt, [rowWith(stored.row, changes)], written))[0];
             const timestamp = deps.now();
             await deps.unit.run(scopeOf(attempt), async (trx, log) => {
               // The stored values the update needs (search text, replaced attachments) and the
-              // written ones, to check them against what was read before.
+              // written ones (the change's `before`).
               const [row] = await records.findRecordRows(trx, tableId, [recordId], [...writtenColumns, ...columnsOf(plan.reads)], dialect.rowLocks);
               if (!row) throw recordNotFound();
-              assertSameColumns(stored.row, row, writtenColumns);
+              if (stored) assertSameColumns(stored.row, row, writtenColumns);
+              const [was, is] = stored ? [stored.data, after!] : await dataOf(attempt, [row, rowWith(row, changes)], written);
               previous.clear();
               const text = completeUpdate(plan, row, changes, previous);
               await records.updateRecord(trx, tableId, recordId, { ...toColumns(changes, dialect), updated_at: timestamp });
               if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
-              log.push(...draftsOf('record.updated', [[recordId, stored.data, after]]));
+              log.push(...draftsOf('record.updated', [[recordId, was, is]]));
             });
           });
         } catch (error) {
