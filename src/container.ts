@@ -70,7 +70,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const userName = async (userId: number) => (await users.findUser(userId))?.name;
   const unit = createWriteUnit({ ...base, userName, log: options.log });
   const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), unit, userName, trashDays: config.trashDays, recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
-  const changes = createChangesService({ database, clock, tables: records, changesDays: config.changesDays });
+  const changes = createChangesService({ database, clock, tables: records, changesDays: config.changesDays, settleQueued: unit.settleQueued });
   // Opens nothing until the first stream (a command never streams); the send timeout bounds a stream's drain as it bounds any answer's.
   const changeFeed = createChangeFeed({ database, unit, databaseUrl: config.databaseUrl, streamsPerKey: config.streamsPerKey, settings: { drainTimeoutMs: config.sendTimeoutMs, ...options.feed }, log: options.log });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });

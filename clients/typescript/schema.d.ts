@@ -1502,6 +1502,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current": "pOlTYVWMryP3VApK",
+                 *       "new": "a longer passphrase of mine"
+                 *     }
+                 */
                 "application/json": {
                     current: string;
                     new: string;
@@ -1798,6 +1804,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "name": "Ada Lovelace"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     name: string;
@@ -2008,6 +2020,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Reporting",
+                 *       "kind": "account",
+                 *       "read_only": true,
+                 *       "spaces": [
+                 *         1
+                 *       ],
+                 *       "ip_allow": [
+                 *         "10.0.0.0/8"
+                 *       ],
+                 *       "expires_at": "2027-01-01 00:00:00"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @enum {unknown} */
@@ -6038,8 +6064,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "ids": [
-                 *         42,
-                 *         43
+                 *         1
                  *       ]
                  *     }
                  */

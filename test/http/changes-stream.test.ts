@@ -59,7 +59,7 @@ describe('changes/stream', () => {
     expect(response.status).toBe(200);
     return response.body.id as number;
   };
-  const lastSeq = async () => Number((await ctx.container.database.db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
+  const lastSeq = async () => (await ctx.container.services.unit.settleQueued(), Number((await ctx.container.database.db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0));
   const untilNoStreams = () => waitFor(() => ctx.container.services.changeFeed.stats().streams === 0, 'every stream to end');
 
   it('streams a write as id, event and data, starting with what is committed after it opened', async () => {

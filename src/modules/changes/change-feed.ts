@@ -230,6 +230,8 @@ export function createChangeFeed(deps: { database: Database; unit: WriteUnit; da
     async startOf(after: number | null): Promise<StreamStart> {
       if (!starting) starting = start().catch((error: unknown) => ((starting = null), Promise.reject(error)));
       await starting;
+      // Writes acknowledged before the stream opened are in the log before its start is read.
+      await deps.unit.settleQueued();
       const head = await lastSeq(db);
       if (after === null) return { sent: head };
       if (after > head) return { sent: head, resync: { reason: 'cursor_ahead', after } };

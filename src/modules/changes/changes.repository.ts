@@ -39,6 +39,10 @@ export async function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promi
 }
 
 
+export async function hasQueuedChanges(db: Db): Promise<boolean> {
+  return (await db.selectFrom('change_queue').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 /**
  * Moves up to `limit` queued changes, oldest first, into the log in one statement: each gets
  * the next seq in queue order. Answers how many moved. Run by the sequencer only, under the

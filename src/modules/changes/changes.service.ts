@@ -19,7 +19,7 @@ export interface TableReader {
  * Reading the change log: polling a table's changes and a record's history. Answers are JSON
  * text made of each change's stored text (change.ts `changeText`), never parsed again.
  */
-export function createChangesService(deps: { database: Database; tables: TableReader; clock: Clock; /** TABULA_CHANGES_DAYS */ changesDays: number }) {
+export function createChangesService(deps: { database: Database; tables: TableReader; clock: Clock; /** TABULA_CHANGES_DAYS */ changesDays: number; /** Empties the write unit's queue into the log before a read (write-unit.ts). */ settleQueued(): Promise<void> }) {
   const { db } = deps.database;
 
   return {
@@ -39,6 +39,7 @@ export function createChangesService(deps: { database: Database; tables: TableRe
       const members = checkObjectBody(body ?? {}, ['after', 'limit']);
       const after = seqOf(members.after, 'after') ?? 0;
       const limit = limitOf(members.limit, 1000, 100);
+      await deps.settleQueued();
       const rows = await changes.listChanges(db, { tableIds: [tableId] }, after, limit);
       const next = rows.length > 0 ? Number(rows[rows.length - 1].seq) : after;
       return `{"changes":[${rows.map(changeText).join(',')}],"next_after":${next}}`;
@@ -50,6 +51,7 @@ export function createChangesService(deps: { database: Database; tables: TableRe
       const members = checkObjectBody(body ?? {}, ['before', 'limit']);
       const before = seqOf(members.before, 'before');
       const limit = limitOf(members.limit, 100, 50);
+      await deps.settleQueued();
       const rows = await changes.listRecordChanges(db, tableId, recordId, before, limit);
       if (rows.length === 0 && before === null && !(await deps.tables.recordKnown(tableId, recordId))) throw new ValidationError('Record not found', ErrorCode.recordNotFound);
       return `[${rows.map(changeText).join(',')}]`;

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeDraft, type WriteScope } from './change.js';
-import { insertChanges, queueChanges, sequenceQueued, type NewChangeRow } from './changes.repository.js';
+import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
 
@@ -20,8 +20,10 @@ const sequenceBatch = 10_000;
  * seq, no lock), and after their commit the sequencer moves whatever is queued into the log,
  * each change taking the next seq, in a transaction of its own under the change-log lock: seqs
  * become visible only in the order they were drawn, and the lock is held by one short
- * transaction for a whole batch of writes, never by the writers. The writer waits for a
- * sequencer run that started after its commit, so when it answers, its change is in the log.
+ * transaction for a whole batch of writes, never by the writers. A writer answers once it
+ * committed (its change is durable in the queue) and does not wait for the run; a reader of the
+ * log (changes/list, history) first has the queue emptied into it (`settleQueued`), so a write
+ * acknowledged before a read is in that read.
  */
 export function createWriteUnit(deps: { database: Database; clock: Clock; userName(userId: number): Promise<string | undefined>; log?: (level: 'info' | 'warn', message: string) => void }) {
   const { db, dialect } = deps.database;
@@ -101,6 +103,11 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
     wakeOtherProcesses();
   }
 
+  /** `committed` in the background: the writer has its answer already; a failed run leaves the queue to the next one. */
+  function committedLater(): void {
+    committed().catch((error: unknown) => deps.log?.('warn', `sequencing queued changes failed: ${(error as Error).message}`));
+  }
+
   return {
     /**
      * Runs `work` in one transaction with the changes it lists in `changes`; answers once those
@@ -120,7 +127,7 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
         }
         return answer;
       });
-      if (added) await committed();
+      if (added) committedLater();
       return result;
     },
 
@@ -155,10 +162,16 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
      * and then; a no-op on SQLite.
      */
     async sequencePending(): Promise<void> {
-      if (!dialect.queuesChanges) return;
-      await sequence();
-      for (const listener of committedListeners) listener();
-      wakeOtherProcesses();
+      if (dialect.queuesChanges) await committed();
+    },
+
+    /**
+     * Before a read of the log: whatever is queued (committed by any process) goes into it
+     * first, so that the read sees every write acknowledged before it. One cheap look at the
+     * queue when it is empty; a no-op on SQLite.
+     */
+    async settleQueued(): Promise<void> {
+      if (dialect.queuesChanges && (await hasQueuedChanges(db))) await committed();
     },
 
     /** Hears of every commit that added changes in this process, once they are in the log (the feed's in-process wake-up). */
