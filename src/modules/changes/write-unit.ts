@@ -5,6 +5,9 @@ import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, type New
 
 type Db = Database['db'];
 
+/** How long after a commit the background sequencer run starts: the commits meanwhile share it. */
+const sequenceDelayMs = 5;
+
 /** Queued changes the sequencer moves per statement. */
 const sequenceBatch = 10_000;
 
@@ -103,9 +106,18 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
     wakeOtherProcesses();
   }
 
-  /** `committed` in the background: the writer has its answer already; a failed run leaves the queue to the next one. */
+  /**
+   * `committed` in the background, a few milliseconds later so that one run takes the changes
+   * of many writes (each run is a commit of its own): the writer has its answer already; a
+   * failed run leaves the queue to the next one.
+   */
+  let later: NodeJS.Timeout | null = null;
   function committedLater(): void {
-    committed().catch((error: unknown) => deps.log?.('warn', `sequencing queued changes failed: ${(error as Error).message}`));
+    if (!dialect.queuesChanges) return void committed();
+    later ??= setTimeout(() => {
+      later = null;
+      committed().catch((error: unknown) => deps.log?.('warn', `sequencing queued changes failed: ${(error as Error).message}`));
+    }, sequenceDelayMs);
   }
 
   return {
