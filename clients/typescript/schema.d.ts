@@ -1616,6 +1616,8 @@ export interface operations {
                             email: string;
                             name: string;
                         };
+                        account_id: number;
+                        is_owner: boolean;
                     };
                 };
             };
