@@ -3,10 +3,14 @@ import { Button } from '../ui/button';
 
 /** A secret the server answers once (a generated password, a key): shown with a copy button and a warning. */
 export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone(): void }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const copy = async () => {
-    await navigator.clipboard.writeText(value);
-    setCopied(true);
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('yes');
+    } catch {
+      setCopied('failed'); // no clipboard permission: the value stays selectable
+    }
   };
   return (
     <div className="shown-once" role="region" aria-label={label}>
@@ -17,7 +21,7 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
         {value}
       </code>
       <div className="row">
-        <Button onPress={copy}>{copied ? 'Copied' : 'Copy'}</Button>
+        <Button onPress={copy}>{copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy failed: select it' : 'Copy'}</Button>
         <Button variant="quiet" onPress={onDone}>
           Done
         </Button>
