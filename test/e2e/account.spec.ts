@@ -37,7 +37,7 @@ test.describe('account pages', () => {
     await expect(shown.getByRole('button', { name: 'Copy' })).toBeVisible();
     newUser.password = (await shown.getByTestId('shown-once-value').textContent())!.trim();
     expect(newUser.password.length).toBeGreaterThanOrEqual(8);
-    await expect(page.getByRole('cell', { name: newUser.email })).toBeVisible();
+    await expect(page.getByRole('cell', { name: newUser.email, exact: true })).toBeVisible();
     await screenshot(page, 'account-users');
     await expectAccessible(page, 'the users page');
 
@@ -85,9 +85,16 @@ test.describe('account pages', () => {
     await expectAccessible(page, 'the space settings page');
 
     await storage.getByLabel('Endpoint (empty: AWS)').fill('https://s3.example.com');
+    await expect(storage.locator('.field-error')).toHaveCount(0); // gone as the field was edited, before the press
     await storage.getByRole('button', { name: 'Save storage' }).click();
     await expect(storage.getByRole('status')).toHaveText('Storage saved.');
+    // Saved: the secrets are now stored, never shown; their inputs say an empty one keeps them.
+    await page.reload();
     await expect(storage.getByLabel('Secret access key')).toHaveValue('');
+    await expect(storage.getByText('Leave empty to keep.').first()).toBeVisible();
+    await storage.getByLabel('Bucket').fill('tabula-2');
+    await storage.getByRole('button', { name: 'Save storage' }).click();
+    await expect(storage.getByRole('status')).toHaveText('Storage saved.');
 
     // Delete: a wrong name does nothing; the exact name deletes.
     const remove = page.getByRole('form', { name: 'Delete space' });
@@ -112,7 +119,7 @@ test.describe('account pages', () => {
     await expect(shown).toBeVisible();
     const secret = (await shown.getByTestId('shown-once-value').textContent())!.trim();
     expect(secret).toMatch(/^tbk_/);
-    await expect(page.getByRole('cell', { name: 'Laptop' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Laptop', exact: true })).toBeVisible();
     await screenshot(page, 'account-keys');
     await expectAccessible(page, 'the keys page');
 
@@ -123,7 +130,7 @@ test.describe('account pages', () => {
     await expect(page.getByRole('alertdialog')).toBeVisible();
     await expectAccessible(page, 'the revoke confirmation');
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
-    await expect(page.getByRole('cell', { name: 'Laptop' })).toHaveCount(0);
+    await expect(page.getByRole('cell', { name: 'Laptop', exact: true })).toHaveCount(0);
     expect((await listSpaces()).status).toBe(401);
   });
 

@@ -16,7 +16,8 @@ export function AccountField({ label, description, ...props }: TextFieldProps & 
 
 /**
  * A form whose server errors land next to the field they name (react-aria's validationErrors),
- * or under the form when they name none. `onSubmit` throws to keep the form as it is.
+ * or under the form when they name none. `onSubmit` throws to keep the form as it is. ARIA
+ * validation, not the browser's: a server error left on a field must never block the next submit.
  */
 export function AccountForm({ children, onSubmit, errorCodes, className, label }: { children: ReactNode; onSubmit(form: FormData, element: HTMLFormElement): Promise<void>; errorCodes?: Record<string, string>; className?: string; label?: string }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -39,7 +40,16 @@ export function AccountForm({ children, onSubmit, errorCodes, className, label }
     }
   };
   return (
-    <Form onSubmit={submit} validationErrors={fieldErrors} className={className ?? 'stack account-form'} aria-label={label} aria-busy={busy}>
+    <Form
+      onSubmit={submit}
+      // A field's server error goes as the user edits it, not when it loses focus: a press on the
+      // submit button would move under the pointer as the error's line disappears, and be lost.
+      onInput={(event) => {
+        const name = (event.target as HTMLInputElement).name;
+        if (name && fieldErrors[name]) setFieldErrors(({ [name]: _gone, ...rest }) => rest);
+      }}
+      validationErrors={fieldErrors}
+      validationBehavior="aria" className={className ?? 'stack account-form'} aria-label={label} aria-busy={busy}>
       {children}
       {formError && (
         <p className="form-error" role="alert">

@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
+import { useMe } from '../api/queries';
 import { accountKeys, useMembers, useUsers, type Member } from './account-api';
 import { AccountForm } from './account-form';
 
@@ -14,6 +15,7 @@ type Role = (typeof roles)[number];
 export function MembersSection({ sid }: { sid: number }) {
   const members = useMembers(sid);
   const users = useUsers();
+  const me = useMe();
   const queryClient = useQueryClient();
   const [removing, setRemoving] = useState<Member | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +46,8 @@ export function MembersSection({ sid }: { sid: number }) {
     }
     await refresh();
   };
-  const candidates = users.data?.filter((user) => !members.data?.some((m) => m.user_id === user.id)) ?? [];
+  // The owner (the one signed in here) is an admin of every space already.
+  const candidates = users.data?.filter((user) => user.id !== me.data?.user.id && !members.data?.some((m) => m.user_id === user.id)) ?? [];
   return (
     <section aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
@@ -95,7 +98,7 @@ export function MembersSection({ sid }: { sid: number }) {
         </p>
       )}
       {candidates.length > 0 && (
-        <AccountForm onSubmit={add} label="Add member" className="row account-form-inline">
+        <AccountForm onSubmit={add} label="Add member" className="row account-form-inline account-form-spaced">
           <label className="field">
             <span className="field-label">User</span>
             <select name="user_id" className="input">
