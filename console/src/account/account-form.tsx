@@ -39,23 +39,23 @@ export function AccountForm({ children, onSubmit, errorCodes, className, label }
       setBusy(false);
     }
   };
+  // A field's server error goes as the user edits it, not when it loses focus: a press on the
+  // submit button would move under the pointer as the error's line disappears, and be lost.
+  // (Input events bubble to this wrapper; react-aria's Form does not take onInput.)
+  const clearEdited = (event: FormEvent<HTMLDivElement>) => {
+    const name = (event.target as HTMLInputElement).name;
+    if (name && fieldErrors[name]) setFieldErrors(({ [name]: _gone, ...rest }) => rest);
+  };
   return (
-    <Form
-      onSubmit={submit}
-      // A field's server error goes as the user edits it, not when it loses focus: a press on the
-      // submit button would move under the pointer as the error's line disappears, and be lost.
-      onInput={(event) => {
-        const name = (event.target as HTMLInputElement).name;
-        if (name && fieldErrors[name]) setFieldErrors(({ [name]: _gone, ...rest }) => rest);
-      }}
-      validationErrors={fieldErrors}
-      validationBehavior="aria" className={className ?? 'stack account-form'} aria-label={label} aria-busy={busy}>
-      {children}
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
-    </Form>
+    <div onInput={clearEdited}>
+      <Form onSubmit={submit} validationErrors={fieldErrors} validationBehavior="aria" className={className ?? 'stack account-form'} aria-label={label} aria-busy={busy}>
+        {children}
+        {formError && (
+          <p className="form-error" role="alert">
+            {formError}
+          </p>
+        )}
+      </Form>
+    </div>
   );
 }
