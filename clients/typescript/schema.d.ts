@@ -1622,6 +1622,8 @@ export interface operations {
                             email: string;
                             name: string;
                         };
+                        account_id: number;
+                        is_owner: boolean;
                     };
                 };
             };
@@ -2608,7 +2610,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    /** @description managed (default), none, or customer-owned S3, FTP or SFTP; credentials are stored encrypted and never returned; sftp needs password or private_key */
+                    /** @description as on create; a secret left out keeps the stored one when the kind stays the same (null drops it) */
                     storage?: {
                         /** @enum {string} */
                         kind: "managed";
@@ -2622,8 +2624,8 @@ export interface operations {
                         region: string;
                         bucket: string;
                         prefix?: string;
-                        access_key_id: string;
-                        secret_access_key: string;
+                        access_key_id?: string;
+                        secret_access_key?: string;
                     } | {
                         /** @enum {string} */
                         kind: "ftp";
@@ -2639,8 +2641,8 @@ export interface operations {
                         host: string;
                         port?: number;
                         username: string;
-                        password?: string;
-                        private_key?: string;
+                        password?: string | null;
+                        private_key?: string | null;
                         folder?: string;
                     };
                 };

@@ -1,4 +1,5 @@
 import { Route, Routes } from 'react-router';
+import { AccountRoutes } from './account/account-routes';
 import { useMe } from './api/queries';
 import { SignInPage } from './auth/sign-in-page';
 import { AppShell } from './layout/app-shell';
@@ -22,6 +23,7 @@ export function App() {
         <Route path="/space/:sid/table/:tid" element={<TablePage />} />
         <Route path="/space/:sid/table/:tid/view/:vid" element={<TablePage />} />
         <Route path="/space/:sid/table/:tid/record/:rid" element={<RecordPage />} />
+        <Route path="/account/*" element={<AccountRoutes />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </AppShell>

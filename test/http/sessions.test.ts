@@ -89,7 +89,16 @@ describe('sessions', () => {
       const { admin } = world.users;
       const response = await me(await login(ctx, admin.email, admin.password));
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ user: { id: admin.id, email: admin.email, name: 'Ada Admin' } });
+      expect(response.body).toEqual({ user: { id: admin.id, email: admin.email, name: 'Ada Admin' }, account_id: world.a.accountId, is_owner: false });
+    });
+
+    it("says is_owner: true to the owner's session and to an account key (it acts as the owner)", async () => {
+      const { a } = world;
+      const response = await me(await login(ctx, a.ownerEmail, a.ownerPassword));
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ user: { id: a.ownerId, email: a.ownerEmail }, account_id: a.accountId, is_owner: true });
+      const byKey = await call(ctx, 'GET', '/api/auth/me', { key: a.accountKey });
+      expect(byKey.body).toMatchObject({ user: { id: a.ownerId }, account_id: a.accountId, is_owner: true });
     });
 
     it('answers 401 without a cookie or key', async () => {

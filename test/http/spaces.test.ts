@@ -224,6 +224,30 @@ describe('spaces', () => {
       expect(JSON.parse((await storedRow(created.body.id))!.storage_json)).toEqual({ kind: 'none', settings: {}, sealed: null });
     });
 
+    it('keeps the stored secrets an update of the same kind leaves out (the console never shows them); null drops one', async () => {
+      const box = createSecretBox('test-secret');
+      const secretsOf = async (id: number) => JSON.parse(box.open(JSON.parse((await storedRow(id))!.storage_json).sealed));
+      const s3 = await post('/api/spaces/create', { name: 'Keep S3', storage: storageKinds[2].sent });
+      const { access_key_id: _a, secret_access_key: _s, ...s3Settings } = storageKinds[2].sent;
+      const updated = await post(`/api/space/${s3.body.id}/update`, { storage: { ...s3Settings, bucket: 'other-bucket' } });
+      expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+      expect(updated.body.storage).toEqual({ ...storageKinds[2].shown, bucket: 'other-bucket' });
+      expect(await secretsOf(s3.body.id)).toEqual(storageKinds[2].secrets);
+      const newSecret = await post(`/api/space/${s3.body.id}/update`, { storage: { ...s3Settings, secret_access_key: 'a-new-secret' } });
+      expect(newSecret.status).toBe(200);
+      expect(await secretsOf(s3.body.id)).toEqual({ access_key_id: s3AccessKey, secret_access_key: 'a-new-secret' });
+
+      const sftp = await post('/api/spaces/create', { name: 'Keep SFTP', storage: storageKinds[4].sent });
+      const switched = await post(`/api/space/${sftp.body.id}/update`, { storage: { kind: 'sftp', host: 'sftp.example.com', username: 'deploy', password: null, private_key: sftpPrivateKey } });
+      expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+      expect(await secretsOf(sftp.body.id)).toEqual({ private_key: sftpPrivateKey });
+
+      // Another kind starts afresh: nothing of the old credentials carries over.
+      const toFtp = await post(`/api/space/${s3.body.id}/update`, { storage: { kind: 'ftp', host: 'ftp.example.com', user: 'u' } });
+      expect(toFtp.status).toBe(200);
+      expect(JSON.parse((await storedRow(s3.body.id))!.storage_json).sealed).toBeNull();
+    });
+
     it('answers the unchanged space for an empty body', async () => {
       const created = await post('/api/spaces/create', { name: 'Same' });
       const response = await post(`/api/space/${created.body.id}/update`, {});

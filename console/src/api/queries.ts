@@ -57,4 +57,6 @@ export function useRecordCount(tid: number) {
 export function switchSession(queryClient: QueryClient, me: { user: User } | null) {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.me[0] });
   queryClient.setQueryData(keys.me, me);
+  // The login answer has the user only; `me` also says whether they own the account (is_owner).
+  if (me) void queryClient.invalidateQueries({ queryKey: keys.me });
 }

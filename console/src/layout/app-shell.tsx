@@ -21,6 +21,9 @@ export function AppShell({ user, children }: { user: User; children: ReactNode }
           Tabula
         </Link>
         <div className="topbar-user">
+          <Link to="/account" className="topbar-link">
+            Account
+          </Link>
           <span className="user-name" title={user.email}>
             {user.name || user.email}
           </span>

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys, useSpaces } from '../api/queries';
+import { useIsOwner } from '../account/account-api';
 import { FormDialog } from '../ui/form-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
 import { TextInput } from '../ui/text-input';
@@ -9,6 +10,7 @@ import { TextInput } from '../ui/text-input';
 /** Home: the spaces the user sees, by name. */
 export function SpacesPage() {
   const spaces = useSpaces();
+  const owner = useIsOwner();
   const queryClient = useQueryClient();
   const createSpace = async (form: FormData) => {
     await unwrap(api.POST('/api/spaces/create', { body: { name: String(form.get('name')) } }));
@@ -18,10 +20,12 @@ export function SpacesPage() {
     <main className="page">
       <div className="page-header">
         <h1>Spaces</h1>
-        {/* Shown to every user for now: /api/auth/me does not yet say who owns the account (docs/decisions.md). */}
-        <FormDialog trigger="New space" title="New space" submitLabel="Create space" onSubmit={createSpace}>
-          <TextInput label="Name" name="name" isRequired autoFocus />
-        </FormDialog>
+        {/* Only the owner creates spaces (GET /api/auth/me's is_owner). */}
+        {owner && (
+          <FormDialog trigger="New space" title="New space" submitLabel="Create space" onSubmit={createSpace}>
+            <TextInput label="Name" name="name" isRequired autoFocus />
+          </FormDialog>
+        )}
       </div>
       {spaces.isPending ? (
         <LoadingState label="Loading spaces" />

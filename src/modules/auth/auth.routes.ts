@@ -2,10 +2,13 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { actorOf, assertJsonSessionWrite, clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../http/auth.plugin.js';
 import { rememberLoginAddress, throttleLogin } from '../../http/login-throttle.js';
 import { responses } from '../../http/schemas.js';
+import { isOwner } from './actor.js';
 import type { Services } from '../../container.js';
 
 const PublicUser = Type.Object({ id: Type.Integer(), email: Type.String(), name: Type.String() });
 const UserBody = Type.Object({ user: PublicUser });
+/** Who is calling, and whether they own the account: the console shows owner pages only to the owner. */
+const MeBody = Type.Object({ user: PublicUser, account_id: Type.Integer(), is_owner: Type.Boolean() });
 
 export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -40,8 +43,9 @@ export function authRoutes(services: Services): FastifyPluginAsyncTypebox {
       return services.auth.changePassword(actor, sessionTokenOf(request) ?? '', request.body.current, request.body.new);
     });
 
-    app.get('/api/auth/me', { schema: { tags: ['auth'], response: responses(UserBody) } }, async (request) => {
-      return { user: await services.auth.describeUser(actorOf(request).userId) };
+    app.get('/api/auth/me', { schema: { tags: ['auth'], response: responses(MeBody) } }, async (request) => {
+      const actor = actorOf(request);
+      return { user: await services.auth.describeUser(actor.userId), account_id: actor.accountId, is_owner: isOwner(actor) };
     });
   };
 }

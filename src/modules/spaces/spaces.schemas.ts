@@ -20,8 +20,22 @@ const StorageSettings = Type.Union(
   { description: 'managed (default), none, or customer-owned S3, FTP or SFTP; credentials are stored encrypted and never returned; sftp needs password or private_key' },
 );
 const Storage = documentedAs(AnyObject, StorageSettings);
+/** On update, secrets left out are kept when the kind stays the same (storage-settings.ts keepStoredSecrets). */
+const StorageUpdate = documentedAs(
+  AnyObject,
+  Type.Union(
+    [
+      kind('managed'),
+      kind('none'),
+      kind('s3', { endpoint: Type.Optional(text), region: text, bucket: text, prefix: Type.Optional(text), access_key_id: Type.Optional(text), secret_access_key: Type.Optional(text) }),
+      kind('ftp', { host: text, port: Type.Optional(port), user: text, password: Type.Optional(text), secure: Type.Optional(Type.Boolean()), folder: Type.Optional(text) }),
+      kind('sftp', { host: text, port: Type.Optional(port), username: text, password: Type.Optional(Type.Union([text, Type.Null()])), private_key: Type.Optional(Type.Union([text, Type.Null()])), folder: Type.Optional(text) }),
+    ],
+    { description: 'as on create; a secret left out keeps the stored one when the kind stays the same (null drops it)' },
+  ),
+);
 export const SpaceCreateBody = Type.Object({ name: Type.String({ maxLength: 200 }), storage: Type.Optional(Storage) }, { additionalProperties: false });
-export const SpaceUpdateBody = Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })), storage: Type.Optional(Storage) }, { additionalProperties: false });
+export const SpaceUpdateBody = Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })), storage: Type.Optional(StorageUpdate) }, { additionalProperties: false });
 export const Member = Type.Object({ user_id: Type.Integer(), email: Type.String(), name: Type.String(), role: Type.String() });
 /** An enum rather than a union of literals, so a bad role fails with "must be equal to one of the allowed values". */
 export const Role = Type.Unsafe<'admin' | 'editor' | 'reader'>({ enum: ['admin', 'editor', 'reader'] });

@@ -11,7 +11,7 @@ import { dropSpaceTables } from '../tables/tables.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { assertAccountKey, assertUnrestrictedAccountKey, loadVisibleSpace, resolveSpaceRole } from './space-access.js';
 import * as spaces from './spaces.repository.js';
-import { describeStorage, deserialiseStorage, parseStorageSettings, serialiseStorage } from './storage-settings.js';
+import { describeStorage, deserialiseStorage, keepStoredSecrets, parseStorageSettings, serialiseStorage } from './storage-settings.js';
 
 const roles = ['admin', 'editor', 'reader'];
 
@@ -84,11 +84,14 @@ export function createSpacesService(deps: { database: Database; clock: Clock; se
     },
 
     async updateSpace(actor: Actor, spaceId: number, input: { name?: unknown; storage?: unknown }) {
-      await loadVisibleSpace(db, actor, spaceId);
+      const { space } = await loadVisibleSpace(db, actor, spaceId);
       assertUnrestrictedAccountKey(actor);
       const changes: { name?: string; storage_json?: string; updated_at: string } = { updated_at: now() };
       if (input.name !== undefined) changes.name = checkSpaceName(input.name);
-      if (input.storage !== undefined) changes.storage_json = serialiseStorage(await parseStorageSettings(input.storage, deps.secretBox));
+      if (input.storage !== undefined) {
+        const storage = keepStoredSecrets(input.storage, deserialiseStorage(space.storage_json), deps.secretBox);
+        changes.storage_json = serialiseStorage(await parseStorageSettings(storage, deps.secretBox));
+      }
       await spaces.updateSpace(db, spaceId, changes);
       return present((await spaces.findSpace(db, spaceId))!);
     },

@@ -73,6 +73,21 @@ export async function parseStorageSettings(raw: unknown, box: SecretBox): Promis
   return { kind: kind as string, settings, sealed };
 }
 
+/**
+ * An update's storage with the stored secrets it leaves out put back, when the kind stays the
+ * same: the console never shows a secret, so an absent one means "keep it" (null drops it).
+ */
+export function keepStoredSecrets(raw: unknown, current: StoredStorage, box: SecretBox): unknown {
+  if (!current.sealed || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const given = raw as Record<string, unknown>;
+  if (given.kind !== current.kind) return raw;
+  const stored = JSON.parse(box.open(current.sealed)) as Record<string, unknown>;
+  const merged: Record<string, unknown> = { ...given };
+  for (const [key, value] of Object.entries(stored)) if (merged[key] === undefined) merged[key] = value;
+  for (const [key, value] of Object.entries(merged)) if (value === null && Object.hasOwn(stored, key)) delete merged[key];
+  return merged;
+}
+
 /** A host name (RFC 1123 labels), an IPv4 address or an IPv6 one (bracketed or not): nothing else, so no scheme, port, path or credentials. */
 const hostName = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 
