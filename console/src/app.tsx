@@ -6,6 +6,7 @@ import { NotFoundPage } from './layout/not-found-page';
 import { SpacePage } from './spaces/space-page';
 import { SpacesPage } from './spaces/spaces-page';
 import { RecordPage } from './tables/record-page';
+import { TableSettingsPage } from './tables/table-settings-page';
 import { TablePage } from './tables/table-page';
 import { LoadingState } from './ui/states';
 
@@ -21,6 +22,7 @@ export function App() {
         <Route path="/space/:sid" element={<SpacePage />} />
         <Route path="/space/:sid/table/:tid" element={<TablePage />} />
         <Route path="/space/:sid/table/:tid/view/:vid" element={<TablePage />} />
+        <Route path="/space/:sid/table/:tid/settings" element={<TableSettingsPage />} />
         <Route path="/space/:sid/table/:tid/record/:rid" element={<RecordPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
