@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Field, Table } from '../api/types';
 import { CellEditor, type EditorExit } from './cell-editor';
 import { inRange, rangeBetween } from './clipboard';
+import { FileCell } from './picker-editors';
 import { useGridClipboard } from './use-grid-clipboard';
 import { displayValue, isEditable } from './cell-value';
 import { useRecordWindow } from './record-window';
@@ -264,6 +265,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                       {isEditing && record ? (
                         <CellEditor
                           field={field}
+                          spaceId={table.space_id}
                           value={record.data[field.id]}
                           typed={editing.typed}
                           label={`${field.name}, row ${item.index + 1}`}
@@ -274,6 +276,8 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                             focusGrid();
                           }}
                         />
+                      ) : record && field.type === 'file' ? (
+                        <FileCell tid={table.id} rid={record.id} fieldId={field.id} value={record.data[field.id]} />
                       ) : record ? (
                         <CellText field={field} value={pending.has(`${record.id}:${field.id}`) ? pending.get(`${record.id}:${field.id}`) : record.data[field.id]} />
                       ) : (
@@ -312,7 +316,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
 }
 
 function typesOver(field: Field | undefined): boolean {
-  return !!field && isEditable(field) && !['checkbox', 'select', 'date', 'datetime', 'time'].includes(field.type);
+  return !!field && isEditable(field) && !['checkbox', 'select', 'user', 'lookup', 'date', 'datetime', 'time'].includes(field.type);
 }
 
 function CellText({ field, value }: { field: Field; value: unknown }) {
