@@ -25,7 +25,10 @@ export function CellEditor({ field, spaceId, value, typed, label, error, onSave,
   useEffect(() => {
     const element = input.current;
     if (!element) return;
-    element.focus();
+    // A lookup's picker starts in its search box (just before its list of matches).
+    const search = field.type === 'lookup' ? element.previousElementSibling : null;
+    if (search instanceof HTMLInputElement) search.focus();
+    else element.focus();
     if (typed !== undefined && element instanceof HTMLInputElement && element.type === 'text') element.setSelectionRange(text.length, text.length);
     // Only when it opens: later keystrokes keep the caret where the user puts it.
   }, []);

@@ -165,6 +165,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
       F2: () => startEditing(row, column),
       ' ': () => fields[column]?.type === 'checkbox' && startEditing(row, column),
       Tab: () => move(row, column + (event.shiftKey ? -1 : 1)),
+      Escape: () => setAnchor(null),
     };
     const action = keys[event.key];
     const atEdge = event.key === 'Tab' && (event.shiftKey ? column === 0 : column === fields.length - 1);
