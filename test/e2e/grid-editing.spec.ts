@@ -128,6 +128,12 @@ test.describe('grid editing, paste and table settings', () => {
       return data.getData('text/plain');
     });
     expect(copied).toBe('Ada Lovelace\tNotes on the engine\nR2\t');
+    // Shift+click stretches the range from the active cell; Esc drops it.
+    await cell(3, 'Notes').click({ modifiers: ['Shift'] });
+    await expect(cell(3, 'Name')).toHaveAttribute('aria-selected', 'true');
+    await screenshot(page, 'grid-range');
+    await page.keyboard.press('Escape');
+    await expect(cell(3, 'Name')).toHaveAttribute('aria-selected', 'false');
 
     // Paste a 5×3 block (number, checkbox, e-mail) at row 1's Amount: one update_batch, all saved.
     const block = ['1\ttrue\ta@example.com', '2\t0\tb@example.com', '3\tyes\tc@example.com', '1,000\tfalse\td@example.com', '5.25\t1\te@example.com'].join('\n');

@@ -255,6 +255,8 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                       title={error}
                       className={`grid-cell grid-value grid-type-${field.type}${isActive ? ' grid-cell-active' : ''}${isSelected && !isActive ? ' grid-cell-in-range' : ''}${error ? ' grid-cell-error' : ''}`}
                       style={{ width: column.size, left: column.start }}
+                      // Shift+click stretches the range: no text selection of the page meanwhile.
+                      onMouseDown={(event) => event.shiftKey && event.preventDefault()}
                       onClick={(event) => {
                         if (event.shiftKey && active) setAnchor(anchor ?? active);
                         else setAnchor(null);
