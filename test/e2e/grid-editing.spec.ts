@@ -35,6 +35,7 @@ async function setUp(tabula: TabulaServer) {
   const records = Array.from({ length: 5 }, (_, index) => ({ data: { name: `R${index + 1}` } }));
   records[0].data = { ...records[0].data, files: [{ data: png, name: 'dot.png', type: 'image/png' }] } as never;
   await tabula.api(`/api/table/${table.id}/records/create_batch`, { records });
+  await tabula.api(`/api/table/${table.id}/indexes/create`, { fields: ['amount'], direction: 'asc' });
   return { space, table, fields: everyType(people.id) };
 }
 
@@ -173,6 +174,7 @@ test.describe('grid editing, paste and table settings', () => {
     await page.getByRole('link', { name: 'Table settings' }).click();
     await expect(page.getByRole('heading', { name: 'Everything: settings' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Indexes' })).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: 'idx_amount_asc' })).toContainText('Amount (asc)manual');
     await screenshot(page, 'table-settings');
     await expectAccessible(page, 'the table settings');
 
