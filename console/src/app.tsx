@@ -7,6 +7,7 @@ import { NotFoundPage } from './layout/not-found-page';
 import { SpacePage } from './spaces/space-page';
 import { SpacesPage } from './spaces/spaces-page';
 import { RecordPage } from './tables/record-page';
+import { TableSettingsPage } from './tables/table-settings-page';
 import { TablePage } from './tables/table-page';
 import { LoadingState } from './ui/states';
 
@@ -22,6 +23,7 @@ export function App() {
         <Route path="/space/:sid" element={<SpacePage />} />
         <Route path="/space/:sid/table/:tid" element={<TablePage />} />
         <Route path="/space/:sid/table/:tid/view/:vid" element={<TablePage />} />
+        <Route path="/space/:sid/table/:tid/settings" element={<TableSettingsPage />} />
         <Route path="/space/:sid/table/:tid/record/:rid" element={<RecordPage />} />
         <Route path="/account/*" element={<AccountRoutes />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Field } from '../api/types';
 import { editorText } from './cell-value';
+import { LookupPicker, UserPicker } from './picker-editors';
 
 export type EditorExit = 'enter' | 'tab' | 'shift-tab';
 
 interface CellEditorProps {
   field: Field;
+  /** The table's space: a user field picks from its members. */
+  spaceId?: number;
   value: unknown;
   /** Text typed on the cell that opened the editor (replaces the value, as in a spreadsheet). */
   typed?: string;
@@ -16,13 +19,16 @@ interface CellEditorProps {
 }
 
 /** The inline editor of one cell: Enter saves, Esc cancels, Tab saves and moves on. */
-export function CellEditor({ field, value, typed, label, error, onSave, onCancel }: CellEditorProps) {
+export function CellEditor({ field, spaceId, value, typed, label, error, onSave, onCancel }: CellEditorProps) {
   const [text, setText] = useState(typed ?? editorText(field, value));
   const input = useRef<HTMLElement>(null);
   useEffect(() => {
     const element = input.current;
     if (!element) return;
-    element.focus();
+    // A lookup's picker starts in its search box (just before its list of matches).
+    const search = field.type === 'lookup' ? element.previousElementSibling : null;
+    if (search instanceof HTMLInputElement) search.focus();
+    else element.focus();
     if (typed !== undefined && element instanceof HTMLInputElement && element.type === 'text') element.setSelectionRange(text.length, text.length);
     // Only when it opens: later keystrokes keep the caret where the user puts it.
   }, []);
@@ -43,7 +49,13 @@ export function CellEditor({ field, value, typed, label, error, onSave, onCancel
   const common = { ref: input, 'aria-label': label, className: 'cell-input', onKeyDown, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? 'cell-error' : undefined };
   return (
     <div className="cell-editor">
-      {editorFor(field, text, setText, common, value)}
+      {field.type === 'user' ? (
+        <UserPicker field={field} text={text} setText={setText} value={value} common={common} spaceId={spaceId ?? 0} />
+      ) : field.type === 'lookup' ? (
+        <LookupPicker field={field} text={text} setText={setText} value={value} common={common} />
+      ) : (
+        editorFor(field, text, setText, common, value)
+      )}
       {error && (
         <div id="cell-error" className="cell-error-bubble" role="alert">
           {error}

@@ -1,8 +1,8 @@
 import { format, isValid, parse } from 'date-fns';
 import type { Field } from '../api/types';
 
-/** Field types the grid edits in place; the others (user, lookup, file) are read-only there for now. */
-export const editableTypes = new Set(['text', 'longtext', 'number', 'checkbox', 'email', 'url', 'select', 'date', 'datetime', 'time']);
+/** Field types the grid edits in place; files are read-only there for now (names and thumbnails). */
+export const editableTypes = new Set(['text', 'longtext', 'number', 'checkbox', 'email', 'url', 'select', 'date', 'datetime', 'time', 'user', 'lookup']);
 
 export function isEditable(field: Field): boolean {
   return editableTypes.has(field.type) && field.editable_by !== 'none';
@@ -60,6 +60,12 @@ export function editorText(field: Field, value: unknown): string {
       return String(value).replace(' ', 'T');
     case 'select':
       return Array.isArray(value) ? value.join(', ') : String(value);
+    case 'user':
+    case 'lookup': {
+      // The picker's value: the (first) chosen id.
+      const first = Array.isArray(value) ? value[0] : value;
+      return first && typeof first === 'object' ? String((first as { id: number }).id) : '';
+    }
     default:
       return String(value);
   }
@@ -70,6 +76,11 @@ export class EditorInputError extends Error {}
 
 /** The editor's text as the value the API takes; the server judges the rest and its error shows on the cell. */
 export function parseEditorText(field: Field, text: string | string[]): unknown {
+  if (field.type === 'user' || field.type === 'lookup') {
+    // Pickers answer ids (as option values): numbers for the API, one unless the field is multiple.
+    const ids = (Array.isArray(text) ? text : [text]).map((id) => id.trim()).filter(Boolean).map(Number);
+    return field.multiple ? ids : (ids[0] ?? null);
+  }
   if (Array.isArray(text)) return text;
   const trimmed = text.trim();
   switch (field.type) {

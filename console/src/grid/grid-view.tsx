@@ -3,6 +3,9 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import { Link } from 'react-router';
 import type { Field, Table } from '../api/types';
 import { CellEditor, type EditorExit } from './cell-editor';
+import { inRange, rangeBetween } from './clipboard';
+import { FileCell } from './picker-editors';
+import { useGridClipboard } from './use-grid-clipboard';
 import { displayValue, isEditable } from './cell-value';
 import { useRecordWindow } from './record-window';
 import { useCellSave } from './use-cell-save';
@@ -69,12 +72,41 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1);
   const [editing, setEditing] = useState<{ row: number; column: number; typed?: string } | null>(null);
   const { errors, pending, save } = useCellSave(table.id, window.replaceRecord);
+  // The range's other corner (shift+arrows, shift+click); null: the range is the active cell.
+  const [anchor, setAnchor] = useState<ActiveCell | null>(null);
+  const range = active ? rangeBetween(anchor ?? active, active) : null;
+  const clipboard = useGridClipboard({ tid: table.id, viewId, fields, total, recordAt: window.recordAt, replaceRecord: window.replaceRecord });
+  // Copy and paste reach the document (a focused grid is no editable context): served while the grid has the focus.
+  const clipboardState = useRef({ range, editing: false, clipboard });
+  clipboardState.current = { range, editing: false, clipboard };
+  useEffect(() => {
+    const onCopy = (event: ClipboardEvent) => {
+      const { range: current, clipboard: actions } = clipboardState.current;
+      if (document.activeElement !== grid.current || !current || !event.clipboardData) return;
+      event.preventDefault();
+      event.clipboardData.setData('text/plain', actions.copy(current));
+    };
+    const onPaste = (event: ClipboardEvent) => {
+      const { range: current, clipboard: actions } = clipboardState.current;
+      if (document.activeElement !== grid.current || !current || !event.clipboardData) return;
+      event.preventDefault();
+      void actions.paste(event.clipboardData.getData('text/plain'), { row: current.top, column: current.left });
+    };
+    document.addEventListener('copy', onCopy);
+    document.addEventListener('paste', onPaste);
+    return () => {
+      document.removeEventListener('copy', onCopy);
+      document.removeEventListener('paste', onPaste);
+    };
+  }, []);
 
   const scrollToRow = useCallback((row: number) => rows.scrollToIndex(row, { align: 'auto' }), [rows]);
   useEffect(() => scrollRef?.(scrollToRow), [scrollRef, scrollToRow]);
 
   const focusGrid = () => grid.current?.focus({ preventScroll: true });
-  const move = (row: number, column: number) => {
+  const move = (row: number, column: number, extend = false) => {
+    if (extend && active) setAnchor(anchor ?? active);
+    else setAnchor(null);
     const next = { row: Math.max(0, Math.min(total - 1, row)), column: Math.max(0, Math.min(fields.length - 1, column)) };
     if (total === 0 || fields.length === 0) return;
     onActiveChange(next);
@@ -121,10 +153,10 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
     }
     const { row, column } = active;
     const keys: Record<string, () => void> = {
-      ArrowDown: () => move(row + 1, column),
-      ArrowUp: () => move(row - 1, column),
-      ArrowRight: () => move(row, column + 1),
-      ArrowLeft: () => move(row, column - 1),
+      ArrowDown: () => move(row + 1, column, event.shiftKey),
+      ArrowUp: () => move(row - 1, column, event.shiftKey),
+      ArrowRight: () => move(row, column + 1, event.shiftKey),
+      ArrowLeft: () => move(row, column - 1, event.shiftKey),
       PageDown: () => move(row + Math.floor((scroller.current?.clientHeight ?? 320) / rowHeight) - 1, column),
       PageUp: () => move(row - Math.floor((scroller.current?.clientHeight ?? 320) / rowHeight) + 1, column),
       Home: () => move(event.ctrlKey || event.metaKey ? 0 : row, 0),
@@ -133,6 +165,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
       F2: () => startEditing(row, column),
       ' ': () => fields[column]?.type === 'checkbox' && startEditing(row, column),
       Tab: () => move(row, column + (event.shiftKey ? -1 : 1)),
+      Escape: () => setAnchor(null),
     };
     const action = keys[event.key];
     const atEdge = event.key === 'Tab' && (event.shiftKey ? column === 0 : column === fields.length - 1);
@@ -158,6 +191,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
         aria-label={table.name}
         aria-rowcount={total + 1}
         aria-colcount={fields.length + 1}
+        aria-multiselectable
         aria-activedescendant={activeRendered && !editing ? cellId(active.row, active.column) : undefined}
         tabIndex={0}
         className="grid"
@@ -207,6 +241,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                 {virtualColumns.map((column) => {
                   const field = fields[column.index];
                   const isActive = active?.row === item.index && active.column === column.index;
+                  const isSelected = isActive || inRange(anchor ? range : null, item.index, column.index);
                   const isEditing = editing?.row === item.index && editing.column === column.index;
                   const error = record ? errors.get(`${record.id}:${field.id}`) : undefined;
                   return (
@@ -215,12 +250,16 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                       id={cellId(item.index, column.index)}
                       role="gridcell"
                       aria-colindex={column.index + 2}
-                      aria-selected={isActive}
+                      aria-selected={isSelected}
                       aria-readonly={!isEditable(field) || undefined}
                       title={error}
-                      className={`grid-cell grid-value grid-type-${field.type}${isActive ? ' grid-cell-active' : ''}${error ? ' grid-cell-error' : ''}`}
+                      className={`grid-cell grid-value grid-type-${field.type}${isActive ? ' grid-cell-active' : ''}${isSelected && !isActive ? ' grid-cell-in-range' : ''}${error ? ' grid-cell-error' : ''}`}
                       style={{ width: column.size, left: column.start }}
-                      onClick={() => {
+                      // Shift+click stretches the range: no text selection of the page meanwhile.
+                      onMouseDown={(event) => event.shiftKey && event.preventDefault()}
+                      onClick={(event) => {
+                        if (event.shiftKey && active) setAnchor(anchor ?? active);
+                        else setAnchor(null);
                         onActiveChange({ row: item.index, column: column.index });
                         focusGrid();
                       }}
@@ -229,6 +268,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                       {isEditing && record ? (
                         <CellEditor
                           field={field}
+                          spaceId={table.space_id}
                           value={record.data[field.id]}
                           typed={editing.typed}
                           label={`${field.name}, row ${item.index + 1}`}
@@ -239,6 +279,8 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                             focusGrid();
                           }}
                         />
+                      ) : record && field.type === 'file' ? (
+                        <FileCell tid={table.id} rid={record.id} fieldId={field.id} value={record.data[field.id]} />
                       ) : record ? (
                         <CellText field={field} value={pending.has(`${record.id}:${field.id}`) ? pending.get(`${record.id}:${field.id}`) : record.data[field.id]} />
                       ) : (
@@ -257,6 +299,16 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
           })}
         </div>
       </div>
+      {clipboard.busy && (
+        <p className="grid-status" role="status">
+          Pasting…
+        </p>
+      )}
+      {clipboard.message && (
+        <p className={clipboard.message.kind === 'error' ? 'grid-failure' : 'grid-status'} role={clipboard.message.kind === 'error' ? 'alert' : 'status'}>
+          {clipboard.message.text}
+        </p>
+      )}
       {window.failed ? (
         <p className="grid-failure" role="alert">
           Could not load records: {window.failed.message}
@@ -267,7 +319,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
 }
 
 function typesOver(field: Field | undefined): boolean {
-  return !!field && isEditable(field) && !['checkbox', 'select', 'date', 'datetime', 'time'].includes(field.type);
+  return !!field && isEditable(field) && !['checkbox', 'select', 'user', 'lookup', 'date', 'datetime', 'time'].includes(field.type);
 }
 
 function CellText({ field, value }: { field: Field; value: unknown }) {

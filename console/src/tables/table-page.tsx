@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { keys, useRecordCount, useSpace, useTable } from '../api/queries';
 import { GridView, type ActiveCell } from '../grid/grid-view';
@@ -82,6 +82,9 @@ export function TablePage() {
             Delete row
           </Button>
           <AddFieldDialog table={table.data} />
+          <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/settings`}>
+            Table settings
+          </Link>
         </div>
       </div>
       {actionError && (
