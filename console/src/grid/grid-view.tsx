@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Field, Table } from '../api/types';
 import { CellEditor, type EditorExit } from './cell-editor';
 import { displayValue, isEditable } from './cell-value';
+import { visibleFields } from '../views-toolbar/view-state';
 import { useRecordWindow } from './record-window';
 import { useCellSave } from './use-cell-save';
 
@@ -41,6 +42,11 @@ interface GridViewProps {
   onActiveChange(active: ActiveCell | null): void;
   /** Lets the page scroll the grid (to a new row, to the end). */
   scrollRef?: (scrollToRow: (row: number) => void) => void;
+  /** The toolbar's query keys (filters, sort, search or view_id: views-toolbar/); without it, the view's id alone. */
+  query?: Record<string, unknown>;
+  /** Visible field ids in order ([] or none: all); widths in pixels by field id. */
+  columns?: string[];
+  widths?: Record<string, number>;
 }
 
 /**
@@ -48,8 +54,11 @@ interface GridViewProps {
  * docs/decisions.md, "Console grid"): only the rows and columns in view exist, and only their
  * record pages are fetched.
  */
-export function GridView({ table, viewId, total, active, onActiveChange, scrollRef }: GridViewProps) {
-  const fields = table.fields.filter((field) => field.hidden !== 'always');
+export function GridView({ table, viewId, total, active, onActiveChange, scrollRef, query, columns: shownColumns, widths }: GridViewProps) {
+  const fields = visibleFields(
+    table.fields.filter((field) => field.hidden !== 'always'),
+    shownColumns ?? [],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   // The sticky header row and row-number column are the virtualisers' padding: item starts
@@ -59,19 +68,22 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
     horizontal: true,
     count: fields.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => columnWidth(fields[index]),
+    estimateSize: (index) => widths?.[fields[index].id] ?? columnWidth(fields[index]),
     overscan: 2,
     paddingStart: rowNumberWidth,
     scrollPaddingStart: rowNumberWidth,
   });
   const virtualRows = rows.getVirtualItems();
   const virtualColumns = columns.getVirtualItems();
-  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1);
+  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1, query);
   const [editing, setEditing] = useState<{ row: number; column: number; typed?: string } | null>(null);
   const { errors, pending, save } = useCellSave(table.id, window.replaceRecord);
 
   const scrollToRow = useCallback((row: number) => rows.scrollToIndex(row, { align: 'auto' }), [rows]);
   useEffect(() => scrollRef?.(scrollToRow), [scrollRef, scrollToRow]);
+  // Columns shown, their order or widths changed: the column virtualiser measures again.
+  const columnsLayout = JSON.stringify([fields.map((field) => field.id), widths ?? {}]);
+  useEffect(() => columns.measure(), [columns, columnsLayout]);
 
   const focusGrid = () => grid.current?.focus({ preventScroll: true });
   const move = (row: number, column: number) => {
