@@ -46,11 +46,11 @@ export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbar
       <div className="view-toolbar-row">
         <label className="view-control">
           <span>Search</span>
-          <input className="input" type="search" value={state.search} aria-invalid={!!errors.search || undefined} onChange={(event) => onChange({ ...state, search: event.target.value })} placeholder="Search records" />
+          <input className="input" type="search" aria-label="Search" value={state.search} aria-invalid={!!errors.search || undefined} onChange={(event) => onChange({ ...state, search: event.target.value })} placeholder="Search records" />
         </label>
         <label className="view-control">
           <span>Sort by</span>
-          <select className="input" value={state.orderBy ?? ''} aria-invalid={!!errors.sort || undefined} aria-describedby={errors.sort ? 'sort-error' : undefined} onChange={(event) => onChange({ ...state, orderBy: event.target.value || null })}>
+          <select className="input" aria-label="Sort by" value={state.orderBy ?? ''} aria-invalid={!!errors.sort || undefined} aria-describedby={errors.sort ? 'sort-error' : undefined} onChange={(event) => onChange({ ...state, orderBy: event.target.value || null })}>
             <option value="">Record order</option>
             {fields
               .filter((field) => !unsortable.has(field.type) && !field.multiple)
@@ -68,7 +68,7 @@ export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbar
         </label>
         <label className="view-control">
           <span>Direction</span>
-          <select className="input" value={state.orderDir} disabled={!state.orderBy} onChange={(event) => onChange({ ...state, orderDir: event.target.value as 'A' | 'D' })}>
+          <select className="input" aria-label="Direction" value={state.orderDir} disabled={!state.orderBy} onChange={(event) => onChange({ ...state, orderDir: event.target.value as 'A' | 'D' })}>
             <option value="A">Ascending</option>
             <option value="D">Descending</option>
           </select>

@@ -50,7 +50,7 @@ export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, o
     <div className="views-bar" role="toolbar" aria-label="Views">
       <label className="view-control">
         <span>View</span>
-        <select className="input" value={view?.id ?? 0} onChange={(event) => navigate(`${baseUrl}/view/${event.target.value}`)}>
+        <select className="input" aria-label="View" value={view?.id ?? 0} onChange={(event) => navigate(`${baseUrl}/view/${event.target.value}`)}>
           {(views.length ? views : [{ id: 0, name: 'Default view', is_table_default: false }]).map((option) => (
             <option key={option.id} value={option.id}>
               {option.id === 0 ? 'Default view' : option.name}
@@ -79,7 +79,7 @@ export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, o
       >
         <label className="view-control">
           <span>New view name</span>
-          <input className="input" value={name} aria-invalid={!!nameError || undefined} aria-describedby={nameError ? 'view-name-error' : undefined} onChange={(event) => setName(event.target.value)} placeholder="e.g. Open deals" />
+          <input className="input" aria-label="New view name" value={name} aria-invalid={!!nameError || undefined} aria-describedby={nameError ? 'view-name-error' : undefined} onChange={(event) => setName(event.target.value)} placeholder="e.g. Open deals" />
           {nameError && (
             <span id="view-name-error" className="form-error" role="alert">
               {nameError}
