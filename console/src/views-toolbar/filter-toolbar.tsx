@@ -154,10 +154,10 @@ export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbar
                   {field.name}
                 </label>
                 <Button variant="quiet" aria-label={`Move ${field.name} left`} isDisabled={position <= 0} onPress={() => setColumns(swap(shown, position, position - 1))}>
-                  ↑
+                  ←
                 </Button>
                 <Button variant="quiet" aria-label={`Move ${field.name} right`} isDisabled={position < 0 || position >= shown.length - 1} onPress={() => setColumns(swap(shown, position, position + 1))}>
-                  ↓
+                  →
                 </Button>
                 <label className="column-width">
                   <span>Width</span>
