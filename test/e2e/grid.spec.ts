@@ -151,7 +151,8 @@ test.describe('spaces, tables and the grid', () => {
     await expectAccessible(page, 'a record page');
     await page.getByRole('link', { name: 'Back to the grid' }).click();
 
-    // Delete a row, with confirmation.
+    // Delete a row, with confirmation (the grid's headers are back before they are read).
+    await expect(page.getByRole('columnheader', { name: /^Name/ })).toBeVisible();
     await readColumns(page);
     await cell(page, 3, 'Name').click();
     await page.getByRole('button', { name: 'Delete row' }).click();

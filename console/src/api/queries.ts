@@ -46,8 +46,13 @@ export function useTable(tid: number) {
 }
 
 /** The table's total from its maintained count (no COUNT(*) of the records). */
-export function useRecordCount(tid: number) {
-  return useQuery({ queryKey: keys.count(tid), queryFn: () => unwrap(api.POST('/api/table/{tid}/records/count', { params: { path: { tid } }, body: {} })) });
+/** The count's key: the table's, with the toolbar's query keys when there are any. */
+export function countKey(tid: number, query?: Record<string, unknown>) {
+  return query && Object.keys(query).length ? [...keys.count(tid), JSON.stringify(query)] : keys.count(tid);
+}
+
+export function useRecordCount(tid: number, query?: Record<string, unknown>) {
+  return useQuery({ queryKey: countKey(tid, query), queryFn: () => unwrap(api.POST('/api/table/{tid}/records/count', { params: { path: { tid } }, body: (query ?? {}) as never })) });
 }
 
 /**

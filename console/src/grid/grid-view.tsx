@@ -7,6 +7,7 @@ import { inRange, rangeBetween } from './clipboard';
 import { FileCell } from './picker-editors';
 import { useGridClipboard } from './use-grid-clipboard';
 import { displayValue, isEditable } from './cell-value';
+import { visibleFields } from '../views-toolbar/view-state';
 import { useRecordWindow } from './record-window';
 import { useCellSave } from './use-cell-save';
 
@@ -44,6 +45,11 @@ interface GridViewProps {
   onActiveChange(active: ActiveCell | null): void;
   /** Lets the page scroll the grid (to a new row, to the end). */
   scrollRef?: (scrollToRow: (row: number) => void) => void;
+  /** The toolbar's query keys (filters, sort, search or view_id: views-toolbar/); without it, the view's id alone. */
+  query?: Record<string, unknown>;
+  /** Visible field ids in order ([] or none: all); widths in pixels by field id. */
+  columns?: string[];
+  widths?: Record<string, number>;
 }
 
 /**
@@ -51,8 +57,11 @@ interface GridViewProps {
  * docs/decisions.md, "Console grid"): only the rows and columns in view exist, and only their
  * record pages are fetched.
  */
-export function GridView({ table, viewId, total, active, onActiveChange, scrollRef }: GridViewProps) {
-  const fields = table.fields.filter((field) => field.hidden !== 'always');
+export function GridView({ table, viewId, total, active, onActiveChange, scrollRef, query, columns: shownColumns, widths }: GridViewProps) {
+  const fields = visibleFields(
+    table.fields.filter((field) => field.hidden !== 'always'),
+    shownColumns ?? [],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   // The sticky header row and row-number column are the virtualisers' padding: item starts
@@ -62,14 +71,14 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
     horizontal: true,
     count: fields.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => columnWidth(fields[index]),
+    estimateSize: (index) => widths?.[fields[index].id] ?? columnWidth(fields[index]),
     overscan: 2,
     paddingStart: rowNumberWidth,
     scrollPaddingStart: rowNumberWidth,
   });
   const virtualRows = rows.getVirtualItems();
   const virtualColumns = columns.getVirtualItems();
-  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1);
+  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1, query);
   const [editing, setEditing] = useState<{ row: number; column: number; typed?: string } | null>(null);
   const { errors, pending, save } = useCellSave(table.id, window.replaceRecord);
   // The range's other corner (shift+arrows, shift+click); null: the range is the active cell.
@@ -102,6 +111,9 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
 
   const scrollToRow = useCallback((row: number) => rows.scrollToIndex(row, { align: 'auto' }), [rows]);
   useEffect(() => scrollRef?.(scrollToRow), [scrollRef, scrollToRow]);
+  // Columns shown, their order or widths changed: the column virtualiser measures again.
+  const columnsLayout = JSON.stringify([fields.map((field) => field.id), widths ?? {}]);
+  useEffect(() => columns.measure(), [columns, columnsLayout]);
 
   const focusGrid = () => grid.current?.focus({ preventScroll: true });
   const move = (row: number, column: number, extend = false) => {

@@ -17,8 +17,9 @@ function pagesBetween(first: number, last: number): number[] {
   return pages;
 }
 
-export function recordPageKey(tid: number, viewId: number, page: number) {
-  return [...keys.records(tid), 'page', viewId, page] as const;
+/** `query` is the toolbar's filters, sort and search as JSON ('' for none): each set has its own pages. */
+export function recordPageKey(tid: number, viewId: number, page: number, query = '') {
+  return [...keys.records(tid), 'page', viewId, query, page] as const;
 }
 
 /**
@@ -26,7 +27,8 @@ export function recordPageKey(tid: number, viewId: number, page: number) {
  * (TanStack Query runs one request per key at a time, caches it and cancels it when the window
  * moves on before it answers). Rows outside the fetched pages read as undefined (placeholders).
  */
-export function useRecordWindow(tid: number, viewId: number, first: number, last: number) {
+export function useRecordWindow(tid: number, viewId: number, first: number, last: number, query?: Record<string, unknown>) {
+  const queryPart = query ? JSON.stringify(query) : '';
   const [settled, setSettled] = useState({ first, last });
   useEffect(() => {
     const timer = setTimeout(() => setSettled({ first, last }), settleMs);
@@ -35,9 +37,9 @@ export function useRecordWindow(tid: number, viewId: number, first: number, last
   const pages = pagesBetween(settled.first, settled.last);
   const results = useQueries({
     queries: pages.map((page) => ({
-      queryKey: recordPageKey(tid, viewId, page),
+      queryKey: recordPageKey(tid, viewId, page, queryPart),
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        unwrap(api.POST('/api/table/{tid}/records/query', { params: { path: { tid } }, body: { limit: pageSize, offset: page * pageSize, ...(viewId ? { view_id: viewId } : {}) }, signal })),
+        unwrap(api.POST('/api/table/{tid}/records/query', { params: { path: { tid } }, body: { limit: pageSize, offset: page * pageSize, ...(query ?? (viewId ? { view_id: viewId } : {})) }, signal })),
       // Pages scrolled past are dropped soon: scrolling through a million rows keeps the heap small.
       gcTime: 30_000,
     })),
@@ -53,13 +55,13 @@ export function useRecordWindow(tid: number, viewId: number, first: number, last
     failed,
     recordAt(row: number): TableRecord | undefined {
       const page = Math.floor(row / pageSize);
-      const records = loaded.get(page) ?? queryClient.getQueryData<TableRecord[]>(recordPageKey(tid, viewId, page));
+      const records = loaded.get(page) ?? queryClient.getQueryData<TableRecord[]>(recordPageKey(tid, viewId, page, queryPart));
       return records?.[row - page * pageSize];
     },
     /** Puts the server's answer to an edit into the cached page (no refetch). */
     replaceRecord(row: number, record: TableRecord) {
       const page = Math.floor(row / pageSize);
-      queryClient.setQueryData<TableRecord[]>(recordPageKey(tid, viewId, page), (records) => records?.map((existing) => (existing.id === record.id ? record : existing)));
+      queryClient.setQueryData<TableRecord[]>(recordPageKey(tid, viewId, page, queryPart), (records) => records?.map((existing) => (existing.id === record.id ? record : existing)));
     },
   };
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
-import { keys, useRecordCount, useSpace, useTable } from '../api/queries';
+import { countKey, keys, useRecordCount, useSpace, useTable } from '../api/queries';
 import { GridView, type ActiveCell } from '../grid/grid-view';
 import { pageSize, recordPageKey } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
@@ -10,6 +10,8 @@ import { Breadcrumbs } from '../layout/breadcrumbs';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
+import { useViewToolbar } from '../views-toolbar/use-view-toolbar';
+import { ViewControls } from '../views-toolbar/view-controls';
 import { AddFieldDialog } from './add-field-dialog';
 
 const recordsLabel = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'record' : 'records'}`;
@@ -22,7 +24,8 @@ export function TablePage() {
   const viewId = Number(params.vid ?? 0);
   const space = useSpace(sid);
   const table = useTable(tid);
-  const count = useRecordCount(tid);
+  const toolbar = useViewToolbar(tid, viewId);
+  const count = useRecordCount(tid, toolbar.queryBody);
   const queryClient = useQueryClient();
   const [active, setActive] = useState<ActiveCell | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -44,8 +47,8 @@ export function TablePage() {
       // The new record is last in id order: put it on its page at once, then count again.
       const row = total;
       const page = Math.floor(row / pageSize);
-      queryClient.setQueryData<TableRecord[]>(recordPageKey(tid, viewId, page), (records) => [...(records ?? []), created]);
-      queryClient.setQueryData(keys.count(tid), { ...count.data!, count: total + 1, total: (count.data?.total ?? total) + 1 });
+      queryClient.setQueryData<TableRecord[]>(recordPageKey(tid, viewId, page, toolbar.queryKeyPart), (records) => [...(records ?? []), created]);
+      queryClient.setQueryData(countKey(tid, toolbar.queryBody), { ...count.data!, count: total + 1, total: (count.data?.total ?? total) + 1 });
       setActive({ row, column: 0 });
       requestAnimationFrame(() => scrollToRow.current(row));
       void queryClient.invalidateQueries({ queryKey: keys.count(tid) });
@@ -53,7 +56,7 @@ export function TablePage() {
       setActionError(error instanceof ApiError ? error.message : String(error));
     }
   };
-  const activeRecord = active ? queryClient.getQueryData<TableRecord[]>(recordPageKey(tid, viewId, Math.floor(active.row / pageSize)))?.[active.row % pageSize] : undefined;
+  const activeRecord = active ? queryClient.getQueryData<TableRecord[]>(recordPageKey(tid, viewId, Math.floor(active.row / pageSize), toolbar.queryKeyPart))?.[active.row % pageSize] : undefined;
   const deleteRow = async () => {
     if (!activeRecord) return;
     setActionError(null);
@@ -87,6 +90,7 @@ export function TablePage() {
           </Link>
         </div>
       </div>
+      <ViewControls table={table.data} baseUrl={`/space/${sid}/table/${tid}`} viewId={viewId} toolbar={toolbar} queryError={count.error} />
       {actionError && (
         <p className="form-error" role="alert">
           {actionError}
@@ -103,7 +107,7 @@ export function TablePage() {
         }}
         onCancel={() => setConfirmDelete(false)}
       />
-      {count.isPending ? <LoadingState label="Counting records" /> : <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} />}
+      {count.isPending ? <LoadingState label="Counting records" /> : <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} />}
     </main>
   );
 }

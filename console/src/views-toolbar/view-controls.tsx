@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Table } from '../api/types';
+import { FilterToolbar } from './filter-toolbar';
+import { settingErrors, type useViewToolbar } from './use-view-toolbar';
+import { ViewsBar } from './views-bar';
+import './views-toolbar.css';
+
+interface ViewControlsProps {
+  table: Table;
+  baseUrl: string;
+  viewId: number;
+  toolbar: ReturnType<typeof useViewToolbar>;
+  /** The grid's query error (records/count): a bad filter or sort is shown on that setting. */
+  queryError: unknown;
+}
+
+/** The views bar and the filter toolbar above the grid; server errors land on the setting they name. */
+export function ViewControls({ table, baseUrl, viewId, toolbar, queryError }: ViewControlsProps) {
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const navigate = useNavigate();
+  const fields = table.fields.filter((field) => field.hidden !== 'always');
+  const views = toolbar.views.data ?? [];
+  // The table's address opens its default view when an admin set one (`/view/0` is the Default view itself).
+  const tableDefault = views.find((view) => view.is_table_default);
+  const atTableAddress = viewId === 0 && !/\/view\/0$/.test(window.location.pathname);
+  useEffect(() => {
+    if (atTableAddress && tableDefault) navigate(`${baseUrl}/view/${tableDefault.id}`, { replace: true });
+  }, [atTableAddress, tableDefault, baseUrl, navigate]);
+  useEffect(() => setSaveError(null), [viewId]);
+
+  const errors = settingErrors(saveError ?? queryError, toolbar.state, fields);
+  return (
+    <section className="view-controls" aria-label="View settings">
+      <ViewsBar tid={table.id} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} nameError={errors.name} onError={setSaveError} />
+      <FilterToolbar fields={fields} state={toolbar.state} onChange={toolbar.change} errors={errors} />
+      {errors.other && (
+        <p className="form-error" role="alert">
+          {errors.other}
+        </p>
+      )}
+    </section>
+  );
+}

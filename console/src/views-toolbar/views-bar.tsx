@@ -1,0 +1,120 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { createView, deleteView, setTableDefault, updateView, viewsKey } from './views-api';
+import type { SavedView, ViewState } from './view-state';
+
+interface ViewsBarProps {
+  tid: number;
+  /** The table's address; a view's is `<base>/view/<vid>`. */
+  baseUrl: string;
+  views: SavedView[];
+  view: SavedView | undefined;
+  state: ViewState;
+  dirty: boolean;
+  /** The server's refusal of the name, shown on the name input. */
+  nameError?: string;
+  /** A refused save: the caller puts it on the setting it names. */
+  onError(error: unknown): void;
+}
+
+export const viewUrl = (baseUrl: string, vid: number) => (vid ? `${baseUrl}/view/${vid}` : baseUrl);
+
+/** Switch views; save the toolbar's settings as a new view or into the current one; rename, delete, set the table default. */
+export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, onError }: ViewsBarProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [asDefault, setAsDefault] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const saved = view && view.id !== 0 ? view : undefined;
+
+  const run = async (action: () => Promise<number | null>) => {
+    setSaving(true);
+    onError(null);
+    try {
+      const vid = await action();
+      await queryClient.invalidateQueries({ queryKey: viewsKey(tid) });
+      if (vid !== null) navigate(viewUrl(baseUrl, vid));
+    } catch (error) {
+      onError(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="views-bar" role="toolbar" aria-label="Views">
+      <label className="view-control">
+        <span>View</span>
+        <select className="input" aria-label="View" value={view?.id ?? 0} onChange={(event) => navigate(`${baseUrl}/view/${event.target.value}`)}>
+          {(views.length ? views : [{ id: 0, name: 'Default view', is_table_default: false }]).map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.id === 0 ? 'Default view' : option.name}
+              {option.is_table_default ? ' (table default)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      {dirty && <span className="view-dirty">Unsaved changes</span>}
+      {saved && (
+        <Button isDisabled={!dirty || saving} onPress={() => run(async () => (await updateView(tid, saved.id, saved.name, state, saved.is_table_default), null))}>
+          Save view
+        </Button>
+      )}
+      <form
+        className="view-save-as"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(async () => {
+            const created = await createView(tid, name, state, asDefault);
+            setName('');
+            setAsDefault(false);
+            return created.id;
+          });
+        }}
+      >
+        <label className="view-control">
+          <span>New view name</span>
+          <input className="input" aria-label="New view name" value={name} aria-invalid={!!nameError || undefined} aria-describedby={nameError ? 'view-name-error' : undefined} onChange={(event) => setName(event.target.value)} placeholder="e.g. Open deals" />
+          {nameError && (
+            <span id="view-name-error" className="form-error" role="alert">
+              {nameError}
+            </span>
+          )}
+        </label>
+        <label className="checkbox-field">
+          <input type="checkbox" checked={asDefault} onChange={(event) => setAsDefault(event.target.checked)} />
+          Table default
+        </label>
+        <Button type="submit" variant="primary" isDisabled={saving}>
+          Save as new view
+        </Button>
+      </form>
+      {saved && (
+        <>
+          <Button isDisabled={saving} onPress={() => run(async () => (await setTableDefault(tid, saved.id, !saved.is_table_default), null))}>
+            {saved.is_table_default ? 'Unset table default' : 'Make table default'}
+          </Button>
+          <Button variant="secondary" isDisabled={saving} onPress={() => setConfirmDelete(true)}>
+            Delete view
+          </Button>
+          <ConfirmDialog
+            isOpen={confirmDelete}
+            title="Delete this view?"
+            message={`The view ${saved.name} will be deleted; its records stay.`}
+            confirmLabel="Delete view"
+            onConfirm={() => {
+              setConfirmDelete(false);
+              void run(async () => (await deleteView(tid, saved.id), 0));
+            }}
+            onCancel={() => setConfirmDelete(false)}
+          />
+        </>
+      )}
+    </div>
+  );
+}
