@@ -9,7 +9,8 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '*.spec.ts',
   outputDir: '.test-results/e2e-artifacts',
-  timeout: 60_000,
+  // A sign-in may wait a minute for the login throttle (tabula-server.ts signIn).
+  timeout: 150_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
