@@ -87,6 +87,8 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     services: { changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
     close: async () => {
       await changeFeed.close();
+      // Changes still to sequence go to the log now; if that fails they stay queued (durable) for the next reader or server.
+      await unit.drain().catch(() => undefined);
       await fileStorage.close();
       await database.destroy();
     },

@@ -122,8 +122,9 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
 
   return {
     /**
-     * Runs `work` in one transaction with the changes it lists in `changes`; answers once those
-     * changes are in the log and this process's feed has been told.
+     * Runs `work` in one transaction with the changes it lists in `changes`; answers once it
+     * committed (on PostgreSQL the changes reach the log a few milliseconds later, and before
+     * any later read of it).
      */
     async run<T>(scope: WriteScope, work: (trx: Db, changes: ChangeDraft[]) => Promise<T>): Promise<T> {
       const { actor } = scope;
@@ -184,6 +185,14 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
      */
     async settleQueued(): Promise<void> {
       if (dialect.queuesChanges && (await hasQueuedChanges(db))) await committed();
+    },
+
+    /** Runs the background sequencing still due (a process about to close its database puts its writes' changes in the log first). */
+    async drain(): Promise<void> {
+      if (!later) return;
+      clearTimeout(later);
+      later = null;
+      await committed();
     },
 
     /** Hears of every commit that added changes in this process, once they are in the log (the feed's in-process wake-up). */
