@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // The console's pure modules (console/src/**/*.test.ts) run here too: one suite, one command.
+    include: ['test/**/*.test.ts', 'console/src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // One database per test file; files run in parallel workers on the 2 cores.
