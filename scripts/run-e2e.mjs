@@ -5,7 +5,7 @@
 // skips that part, except in CI (CI=true), where a missing browser or engine is a failure.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import pg from 'pg';
+import { postgresReachable } from './test-engines.mjs';
 
 const chromium = process.env.TABULA_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -25,16 +25,6 @@ if (!fs.existsSync('dist/main.js') || !fs.existsSync('console/dist/index.html'))
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-async function postgresReachable() {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function countTests(suites, counts = { passed: 0, failed: 0, skipped: 0 }) {
   for (const suite of suites ?? []) {
@@ -60,7 +50,7 @@ function runEngine(engine) {
 
 const results = [runEngine('sqlite')];
 if ((process.env.TABULA_TEST_ENGINES ?? 'sqlite,postgres').includes('postgres')) {
-  if (await postgresReachable()) results.push(runEngine('postgres'));
+  if (await postgresReachable(adminUrl)) results.push(runEngine('postgres'));
   else {
     loudly(`PostgreSQL is not reachable at ${adminUrl}: the console's PostgreSQL end-to-end tests were SKIPPED.`);
     if (inCi) results.push({ engine: 'postgres', exitCode: 1, passed: 0, failed: 1, skipped: 0 });

@@ -5,8 +5,7 @@
 // and passes on SQLite; in CI (CI=true) fails at once instead (test-engines.mjs).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import pg from 'pg';
-import { missingEngineVerdict, requestedEngines } from './test-engines.mjs';
+import { missingEngineVerdict, postgresReachable, requestedEngines } from './test-engines.mjs';
 
 const extraArgs = process.argv.slice(2);
 const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -22,7 +21,7 @@ try {
   process.exit(1);
 }
 // Asked before building: a CI run without PostgreSQL stops here rather than after the SQLite run.
-const postgresMissing = engines.includes('postgres') && !(await postgresReachable()) ? missingEngineVerdict('PostgreSQL', adminUrl, process.env) : null;
+const postgresMissing = engines.includes('postgres') && !(await postgresReachable(adminUrl)) ? missingEngineVerdict('PostgreSQL', adminUrl, process.env) : null;
 if (postgresMissing?.fail) {
   console.error('\n' + postgresMissing.lines.join('\n') + '\n');
   process.exit(1);
@@ -31,16 +30,6 @@ if (postgresMissing?.fail) {
 const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-async function postgresReachable() {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function runSuite(engine) {
   const outputFile = `.test-results/${engine}.json`;

@@ -1,6 +1,8 @@
 // Which engines `npm test` runs, and what an engine it cannot reach means. Apart from
 // run-tests.mjs so that a unit test holds the rule (test/unit/test-engines.test.ts).
 
+import pg from 'pg';
+
 export const knownEngines = ['sqlite', 'postgres'];
 
 /** TABULA_TEST_ENGINES as a list (every engine when unset); a name it does not know is an error, not a silent skip. */
@@ -29,4 +31,16 @@ export function missingEngineVerdict(engine, location, env) {
     };
   }
   return { fail: false, lines: [bar, `!!! ${engine} is not reachable at ${location}: ${engine} tests were SKIPPED.`, bar] };
+}
+
+/** Whether PostgreSQL answers at `url` within three seconds. */
+export async function postgresReachable(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
 }

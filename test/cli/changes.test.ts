@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import Sqlite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, expectSingleJsonObject, repoRoot, type Server } from './run-cli.js';
+import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, executeOnDatabase as execute, expectSingleJsonObject, repoRoot, type Server } from './run-cli.js';
 
 /** `tabula records restore`, `tabula changes tail|purge`, `tabula trash purge`, and the server's scheduled purge. */
 
@@ -13,25 +11,6 @@ interface Change {
   record_id: number;
 }
 
-async function execute(cli: Cli, statement: string): Promise<void> {
-  if (cli.database.databaseUrl) {
-    const client = new pg.Client({ connectionString: cli.database.databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new Sqlite(path.join(cli.dataDir, 'tabula.db'));
-  try {
-    db.pragma('busy_timeout = 10000');
-    db.exec(statement);
-  } finally {
-    db.close();
-  }
-}
 
 const linesOf = (stdout: string): Change[] => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Change);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Sqlite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, expectSingleJsonObject, type Server } from './run-cli.js';
+import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, executeOnDatabase as execute, expectSingleJsonObject, type Server } from './run-cli.js';
 
 const day = 24 * 3600 * 1000;
 const text = (content: string) => Buffer.from(content).toString('base64');
@@ -24,26 +22,6 @@ function blobFileOf(dataDir: string, attachmentPath: string): string {
   return path.join(dataDir, 'files', match[1], match[2]);
 }
 
-/** One statement straight on the test database, behind the service's back. */
-async function execute(cli: Cli, statement: string): Promise<void> {
-  if (cli.database.databaseUrl) {
-    const client = new pg.Client({ connectionString: cli.database.databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new Sqlite(path.join(cli.dataDir, 'tabula.db'));
-  try {
-    db.pragma('busy_timeout = 10000');
-    db.exec(statement);
-  } finally {
-    db.close();
-  }
-}
 
 /** An account, a space and a table with a file field, made through a running server. */
 async function setUp(cli: Cli) {

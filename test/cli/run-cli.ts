@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
 import { expect } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-database.js';
 
@@ -318,3 +320,24 @@ export function fileMode(file: string): number {
 
 /** The `YYYY-MM-DD HH:MM:SS` UTC format every datetime of the service uses. */
 export const serviceDateTime = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** One statement straight on a command line's test database, behind the service's back. */
+export async function executeOnDatabase(cli: Cli, statement: string): Promise<void> {
+  if (cli.database.databaseUrl) {
+    const client = new pg.Client({ connectionString: cli.database.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new Sqlite(path.join(cli.dataDir, 'tabula.db'));
+  try {
+    db.pragma('busy_timeout = 10000');
+    db.exec(statement);
+  } finally {
+    db.close();
+  }
+}
