@@ -88,6 +88,9 @@ export function TablePage() {
           <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/settings`}>
             Table settings
           </Link>
+          <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/trash`}>
+            Trash
+          </Link>
         </div>
       </div>
       <ViewControls table={table.data} baseUrl={`/space/${sid}/table/${tid}`} viewId={viewId} toolbar={toolbar} queryError={count.error} />
