@@ -175,9 +175,19 @@ test('the record drawer and page: open, edit every field, files, comments with a
   await expectAccessible(page, 'the record drawer with files and comments');
   await page.keyboard.press('Escape');
 
-  // Delete from the drawer and restore there; delete another and restore it from the trash.
+  // The thread pages back: the newest 20 first, older ones on demand.
+  for (let index = 1; index <= 22; index += 1) await tabula.api(`/api/table/${table.id}/record/${initech.id}/comments/create`, { content: `Note ${index}` });
   await page.goto(`${tableUrl}?record=${initech.id}`);
   const third = page.getByRole('dialog', { name: 'Initech' });
+  const notes = third.getByRole('listitem', { name: /Comment by/ });
+  await expect(notes).toHaveCount(20);
+  await expect(notes.first()).toContainText('Note 3');
+  await third.getByRole('button', { name: 'Show older comments' }).click();
+  await expect(notes).toHaveCount(22);
+  await expect(notes.first()).toContainText('Note 1');
+  await expect(third.getByRole('button', { name: 'Show older comments' })).toHaveCount(0);
+
+  // Delete from the drawer and restore there; delete another and restore it from the trash.
   await third.getByRole('button', { name: 'Delete record' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete record' }).click();
   const deleted = page.getByRole('dialog', { name: `Record ${initech.id} is deleted` });
