@@ -1,0 +1,51 @@
+import { useDrag } from 'react-aria-components';
+import type { Field, TableRecord } from '../../api/types';
+import { recordDragType, recordTitle } from '../layout-data';
+import { RecordCardBody } from '../record-card';
+
+export interface Lane {
+  /** The option's value; null for the lane of records without one. */
+  value: string | null;
+  label: string;
+}
+
+interface KanbanCardProps {
+  tid: number;
+  record: TableRecord;
+  lane: Lane;
+  lanes: Lane[];
+  imageFields: Field[];
+  shownFields: Field[];
+  onOpen(rid: number): void;
+  onMove(rid: number, lane: string | null): void;
+}
+
+/** A card: dragged with the mouse onto another lane, or moved with its "Move to" select from the keyboard. */
+export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields, onOpen, onMove }: KanbanCardProps) {
+  const title = recordTitle(record);
+  // The drag carries the record id. Keyboard users have the select below (hasDragButton keeps
+  // react-aria's keyboard drag off the card, whose title button and select take the keys).
+  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), 'text/plain': title }], hasDragButton: true });
+  return (
+    <div {...dragProps} className={`kanban-card${isDragging ? ' is-dragging' : ''}`} data-record-id={record.id}>
+      <RecordCardBody tid={tid} record={record} imageFields={imageFields} shownFields={shownFields} onOpen={onOpen} imageClass="kanban-image" />
+      <label className="card-move">
+        <span className="visually-hidden">Move {title} to lane</span>
+        <select
+          className="input input-small"
+          value={lane.value ?? ''}
+          onChange={(event) => {
+            const target = lanes.find((candidate) => (candidate.value ?? '') === event.target.value);
+            if (target && target.value !== lane.value) onMove(record.id, target.value);
+          }}
+        >
+          {lanes.map((option) => (
+            <option key={option.value ?? ''} value={option.value ?? ''}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
