@@ -1,4 +1,4 @@
-import type { Page, Request } from '@playwright/test';
+import type { Locator, Page, Request } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signIn, test, type TabulaServer } from './tabula-server.js';
 
 /** A 1×1 PNG, uploaded through the API as a record's image. */
@@ -23,6 +23,21 @@ const fieldOf = (tabula: TabulaServer, tid: number, rid: number, field: string) 
 async function saveNewView(page: Page, name: string): Promise<void> {
   await page.getByRole('textbox', { name: 'New view name' }).fill(name);
   await page.getByRole('button', { name: 'Save as new view' }).click();
+}
+
+/**
+ * A mouse drag in steps, as a person drags: the page's native drag and drop (react-aria's
+ * useDrag / DropZone) sees dragstart, dragover and drop.
+ */
+async function dragOnto(page: Page, source: Locator, target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  await source.scrollIntoViewIfNeeded();
+  const from = (await source.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + 6, from.y + Math.min(from.height / 2, 12));
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + Math.min(to.height / 2, 40), { steps: 8 });
+  await page.mouse.up();
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -70,7 +85,7 @@ test('kanban: created from the console (a bad config refused on its setting), la
   await expectAccessible(page, 'the kanban');
 
   // Drag Alpha onto "doing".
-  await todo.locator('.kanban-card', { hasText: 'Alpha' }).dragTo(doing.locator('.kanban-scroll'));
+  await dragOnto(page, todo.locator('.kanban-card', { hasText: 'Alpha' }), doing.locator('.kanban-scroll'));
   await expect.poll(fieldOf(tabula, tid, alpha, 'stage')).toBe('doing');
   await expect(doing.getByRole('button', { name: 'Alpha', exact: true })).toBeVisible();
   await expect(doing.getByRole('heading')).toContainText('2 cards');
@@ -140,7 +155,7 @@ test('calendar: a month shows records on their days and loads only its range, dr
   await expectAccessible(page, 'the calendar month');
 
   // Drag Kickoff onto the 20th.
-  await day(`${month}-10`).locator('.calendar-event', { hasText: 'Kickoff' }).dragTo(day(`${month}-20`).locator('.calendar-drop'));
+  await dragOnto(page, day(`${month}-10`).locator('.calendar-event', { hasText: 'Kickoff' }), day(`${month}-20`).locator('.calendar-drop'));
   await expect.poll(fieldOf(tabula, tid, kickoff, 'when')).toBe(`${month}-20`);
   await expect(day(`${month}-20`).getByRole('button', { name: 'Kickoff', exact: true })).toBeVisible();
 
