@@ -29,14 +29,14 @@ async function saveNewView(page: Page, name: string): Promise<void> {
  * A mouse drag in steps, as a person drags: the page's native drag and drop (react-aria's
  * useDrag / DropZone) sees dragstart, dragover and drop.
  */
-async function dragOnto(page: Page, source: Locator, target: Locator): Promise<void> {
+async function dragOnto(page: Page, source: Locator, target: Locator, at: 'top' | 'end' = 'top'): Promise<void> {
   await target.scrollIntoViewIfNeeded();
   await source.scrollIntoViewIfNeeded();
   const from = (await source.boundingBox())!;
   const to = (await target.boundingBox())!;
   await page.mouse.move(from.x + 6, from.y + Math.min(from.height / 2, 12));
   await page.mouse.down();
-  await page.mouse.move(to.x + to.width / 2, to.y + Math.min(to.height / 2, 40), { steps: 8 });
+  await page.mouse.move(to.x + to.width / 2, at === 'end' ? to.y + to.height - 12 : to.y + Math.min(to.height / 2, 40), { steps: 8 });
   await page.mouse.up();
 }
 
@@ -109,9 +109,48 @@ test('kanban: created from the console (a bad config refused on its setting), la
   await expect(page).toHaveURL(new RegExp(`\\?record=${charlie}$`));
 });
 
+test('kanban ordered by a number field: cards move up and down from the keyboard and are dropped where they land', async ({ page, tabula }) => {
+  const { tableUrl, tid, ids } = await makeTable(
+    tabula,
+    'Queue',
+    [
+      { name: 'Name', type: 'text' },
+      { name: 'Stage', type: 'select', options: [{ value: 'todo' }, { value: 'done' }] },
+      { name: 'Rank', type: 'number' },
+    ],
+    [
+      { name: 'Echo', stage: 'todo', rank: 1 },
+      { name: 'Foxtrot', stage: 'todo', rank: 2 },
+      { name: 'Golf', stage: 'todo', rank: 3 },
+    ],
+  );
+  const [echo, , golf] = ids;
+  await signIn(page, tabula);
+  await page.goto(tableUrl);
+  await page.getByLabel('Sort by').selectOption({ label: 'Rank' });
+  await page.getByRole('combobox', { name: 'Layout', exact: true }).selectOption('kanban');
+  await saveNewView(page, 'Queue board');
+  await expect(page).toHaveURL(/\/view\/\d+$/);
+  const todo = page.getByRole('region', { name: /^todo/ });
+  const titles = () => todo.locator('.card-title').allTextContents();
+  await expect.poll(titles).toEqual(['Echo', 'Foxtrot', 'Golf']);
+
+  await todo.getByRole('button', { name: 'Move Golf up' }).click();
+  await expect.poll(fieldOf(tabula, tid, golf, 'rank')).toBe(1.5);
+  await expect.poll(titles).toEqual(['Echo', 'Golf', 'Foxtrot']);
+  await expectAccessible(page, 'an ordered kanban');
+
+  // Echo dropped below the last card goes to the lane's end.
+  await dragOnto(page, todo.locator('.kanban-card', { hasText: 'Echo' }), todo.locator('.kanban-scroll'), 'end');
+  await expect.poll(fieldOf(tabula, tid, echo, 'rank')).toBe(3);
+  await expect.poll(titles).toEqual(['Golf', 'Foxtrot', 'Echo']);
+  expect(await fieldOf(tabula, tid, echo, 'stage')()).toBe('todo');
+});
+
 test('calendar: a month shows records on their days and loads only its range, drag and keyboard reschedule, week view, undated records aside', async ({ page, tabula }) => {
   const now = new Date();
   const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
   const nextMonth = now.getMonth() === 11 ? `${now.getFullYear() + 1}-01` : `${now.getFullYear()}-${String(now.getMonth() + 2).padStart(2, '0')}`;
   const { tableUrl, tid, ids } = await makeTable(
     tabula,
@@ -126,6 +165,7 @@ test('calendar: a month shows records on their days and loads only its range, dr
       { name: 'Review', when: `${month}-12`, until: `${month}-13` },
       { name: 'Someday' },
       { name: 'Later', when: `${nextMonth}-20` },
+      { name: 'Standup', when: today },
     ],
   );
   const [kickoff, review] = ids;
@@ -174,6 +214,7 @@ test('calendar: a month shows records on their days and loads only its range, dr
   await page.getByRole('button', { name: 'Week', exact: true }).click();
   await expect(page.getByRole('heading', { name: /^Week of / })).toBeVisible();
   await expect(page.locator('td.calendar-day')).toHaveCount(7);
+  await expect(day(today).getByRole('button', { name: 'Standup', exact: true })).toBeVisible();
   await screenshot(page, 'layouts-calendar-week');
   await expectAccessible(page, 'the calendar week');
 });

@@ -1,7 +1,11 @@
 import { useDrag } from 'react-aria-components';
 import type { Field, TableRecord } from '../../api/types';
+import { Button } from '../../ui/button';
 import { recordDragType, recordTitle } from '../layout-data';
 import { RecordCardBody } from '../record-card';
+
+/** The drag also carries the card's lane (its option, '' for none): a drop on the same lane only reorders. */
+export const laneDragType = 'application/x-tabula-lane';
 
 export interface Lane {
   /** The option's value; null for the lane of records without one. */
@@ -18,14 +22,17 @@ interface KanbanCardProps {
   shownFields: Field[];
   onOpen(rid: number): void;
   onMove(rid: number, lane: string | null): void;
+  /** Set when the lane is ordered by a number field and there is a card above (below). */
+  onMoveUp?(): void;
+  onMoveDown?(): void;
 }
 
 /** A card: dragged with the mouse onto another lane, or moved with its "Move to" select from the keyboard. */
-export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields, onOpen, onMove }: KanbanCardProps) {
+export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields, onOpen, onMove, onMoveUp, onMoveDown }: KanbanCardProps) {
   const title = recordTitle(record);
   // The drag carries the record id. Keyboard users have the select below (hasDragButton keeps
   // react-aria's keyboard drag off the card, whose title button and select take the keys).
-  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), 'text/plain': title }], hasDragButton: true });
+  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), [laneDragType]: lane.value ?? '', 'text/plain': title }], hasDragButton: true });
   return (
     <div {...dragProps} className={`kanban-card${isDragging ? ' is-dragging' : ''}`} data-record-id={record.id}>
       <RecordCardBody tid={tid} record={record} imageFields={imageFields} shownFields={shownFields} onOpen={onOpen} imageClass="kanban-image" />
@@ -46,6 +53,16 @@ export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields,
           ))}
         </select>
       </label>
+      {(onMoveUp || onMoveDown) && (
+        <div className="card-reorder">
+          <Button variant="quiet" isDisabled={!onMoveUp} onPress={onMoveUp} aria-label={`Move ${title} up`}>
+            ↑
+          </Button>
+          <Button variant="quiet" isDisabled={!onMoveDown} onPress={onMoveDown} aria-label={`Move ${title} down`}>
+            ↓
+          </Button>
+        </div>
+      )}
     </div>
   );
 }

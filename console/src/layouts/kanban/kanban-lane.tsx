@@ -4,7 +4,8 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import { DropZone, isTextDropItem } from 'react-aria-components';
 import type { Field } from '../../api/types';
 import { countRecords, layoutKey, recordDragType, useRecordPages, withFilters } from '../layout-data';
-import { KanbanCard, type Lane } from './kanban-card';
+import { KanbanCard, laneDragType, type Lane } from './kanban-card';
+import { orderValueAt, type LaneOrder } from './lane-order';
 
 /** Cards fetched per request as a lane scrolls. */
 const lanePageSize = 50;
@@ -15,19 +16,22 @@ interface KanbanLaneProps {
   categoryField: Field;
   lane: Lane;
   lanes: Lane[];
+  /** Set when the view sorts by a number field: cards are then placed where they are dropped. */
+  order: LaneOrder | null;
   /** The toolbar's query body (the view, its filters and search). */
   body: Record<string, unknown>;
   imageFields: Field[];
   shownFields: Field[];
   onOpen(rid: number): void;
-  onMove(rid: number, lane: string | null): void;
+  /** A card's new lane (undefined: same lane) and its new order value. */
+  onMove(rid: number, lane: string | null | undefined, orderValue?: number): void;
 }
 
 /**
  * One lane: its records (the view's query narrowed to the lane's option) fetched page by page as
  * it scrolls, only the cards in sight rendered (TanStack Virtual), its count from records/count.
  */
-export function KanbanLane({ tid, viewId, categoryField, lane, lanes, body, imageFields, shownFields, onOpen, onMove }: KanbanLaneProps) {
+export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, body, imageFields, shownFields, onOpen, onMove }: KanbanLaneProps) {
   const headingId = useId();
   const laneBody = useMemo(() => withFilters(body, [lane.value === null ? { column: categoryField.id, compare: 'is_empty' } : { column: categoryField.id, compare: '=', value: lane.value }]), [body, lane.value, categoryField.id]);
   const bodyJson = JSON.stringify(laneBody);
@@ -62,7 +66,18 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, body, imag
           const item = event.items.find(isTextDropItem);
           if (!item) return;
           const rid = Number(await item.getText(recordDragType));
-          if (Number.isInteger(rid) && rid > 0) onMove(rid, lane.value);
+          if (!Number.isInteger(rid) || rid <= 0) return;
+          const fromLane = item.types.has(laneDragType) ? await item.getText(laneDragType) : null;
+          const sameLane = fromLane === (lane.value ?? '');
+          if (!order) {
+            if (!sameLane) onMove(rid, lane.value);
+            return;
+          }
+          // Where in the lane it was dropped: before or after the card under the pointer (the drop's y is the zone's, whose top is the list's).
+          const offset = event.y + (scrollRef.current?.scrollTop ?? 0);
+          const under = virtualizer.getVirtualItemForOffset(offset);
+          const index = under && under.index < records.length ? (offset < under.start + under.size / 2 ? under.index : under.index + 1) : records.length;
+          onMove(rid, sameLane ? undefined : lane.value, orderValueAt(records, index, rid, order));
         }}
       >
         <div ref={scrollRef} className="kanban-scroll">
@@ -77,7 +92,18 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, body, imag
               const record = records[item.index];
               return (
                 <div key={item.key} role="listitem" data-index={item.index} ref={virtualizer.measureElement} className="kanban-slot" style={{ transform: `translateY(${item.start}px)` }}>
-                  {record ? <KanbanCard tid={tid} record={record} lane={lane} lanes={lanes} imageFields={imageFields} shownFields={shownFields} onOpen={onOpen} onMove={onMove} /> : <p className="kanban-empty">Loading more…</p>}
+                  {record ? <KanbanCard
+                      tid={tid}
+                      record={record}
+                      lane={lane}
+                      lanes={lanes}
+                      imageFields={imageFields}
+                      shownFields={shownFields}
+                      onOpen={onOpen}
+                      onMove={onMove}
+                      onMoveUp={order && item.index > 0 ? () => onMove(record.id, undefined, orderValueAt(records, item.index - 1, record.id, order)) : undefined}
+                      onMoveDown={order && item.index < records.length - 1 ? () => onMove(record.id, undefined, orderValueAt(records, item.index + 2, record.id, order)) : undefined}
+                    /> : <p className="kanban-empty">Loading more…</p>}
                 </div>
               );
             })}

@@ -5,6 +5,7 @@ import type { SavedView } from '../../views-toolbar/view-state';
 import { useOpenRecord, useRecordWrite } from '../layout-data';
 import type { Lane } from './kanban-card';
 import { KanbanLane } from './kanban-lane';
+import { laneOrder } from './lane-order';
 
 interface KanbanViewProps {
   table: Table;
@@ -24,12 +25,18 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
   const lanes: Lane[] = [...(categoryField.options ?? []).map((option) => ({ value: option.value, label: option.value })), { value: null, label: `No ${categoryField.name}` }];
   const shownFields = table.fields.filter((field) => field.id === config.secondaryField);
   const imageFields = table.fields.filter((field) => field.type === 'file' && field.hidden !== 'always');
+  const order = laneOrder(table.fields, body, view);
 
-  const move = async (rid: number, lane: string | null) => {
+  /** Writes a card's new lane (undefined: it stays in its lane) and its place in the lane's order (when the view sorts by a number field). */
+  const move = async (rid: number, lane: string | null | undefined, orderValue?: number) => {
+    const data: Record<string, unknown> = {};
+    if (lane !== undefined) data[categoryField.id] = lane;
+    if (order && orderValue !== undefined) data[order.field.id] = orderValue;
+    if (!Object.keys(data).length) return;
     setMoveError(null);
-    setMoving(`Moving record ${rid} to ${lane ?? `no ${categoryField.name}`}…`);
+    setMoving(lane === undefined ? `Reordering record ${rid}…` : `Moving record ${rid} to ${lane ?? `no ${categoryField.name}`}…`);
     try {
-      await write(rid, { [categoryField.id]: lane });
+      await write(rid, data);
       setMoving(null);
     } catch (error) {
       setMoving(null);
@@ -49,7 +56,7 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
       )}
       <div className="kanban-lanes">
         {lanes.map((lane) => (
-          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} />
+          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} order={order} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} />
         ))}
       </div>
     </div>
