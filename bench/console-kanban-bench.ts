@@ -53,12 +53,13 @@ interface Run {
 
 async function measure(page: Page, url: string): Promise<Run> {
   let queries = 0;
-  let records = 0;
+  const answered: Promise<number>[] = [];
   page.on('response', (response) => {
     if (!response.url().endsWith('/records/query')) return;
     queries += 1;
-    void response.json().then((body: unknown[]) => (records += Array.isArray(body) ? body.length : 0)).catch(() => undefined);
+    answered.push(response.json().then((body: unknown) => (Array.isArray(body) ? body.length : 0), () => 0));
   });
+  const recordsSoFar = async () => (await Promise.all(answered)).reduce((sum, count) => sum + count, 0);
   await page.goto(url, { waitUntil: 'commit' });
   // A rAF loop in the page: navigation start is its time origin.
   const firstCardsMs = await page.evaluate(
@@ -71,17 +72,22 @@ async function measure(page: Page, url: string): Promise<Run> {
   );
   await page.waitForLoadState('networkidle');
   const openQueries = queries;
-  const openRecords = records;
-  // Scroll the first lane to its end, a screen at a time, letting its pages arrive.
+  const openRecords = await recordsSoFar();
+  // Scroll the first lane to its end: to the bottom, again as each page arrives, until nothing more comes (or a minute).
   await page.evaluate(async () => {
     const lane = document.querySelector('.kanban-scroll')!;
-    for (let step = 0; step < 400 && lane.scrollTop + lane.clientHeight < lane.scrollHeight - 2; step += 1) {
-      lane.scrollTop += lane.clientHeight;
-      await new Promise((resolve) => setTimeout(resolve, 60));
+    const gaveUp = performance.now() + 60_000;
+    let settled = 0;
+    while (settled < 5 && performance.now() < gaveUp) {
+      const before = lane.scrollHeight;
+      lane.scrollTop = lane.scrollHeight;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      settled = lane.scrollHeight === before && !lane.textContent?.includes('Loading more') ? settled + 1 : 0;
     }
   });
   await page.waitForLoadState('networkidle');
-  return { firstCardsMs, openQueries, openRecords, scrollQueries: queries - openQueries, scrollRecords: records - openRecords };
+  const scrollRecords = (await recordsSoFar()) - openRecords;
+  return { firstCardsMs, openQueries, openRecords, scrollQueries: queries - openQueries, scrollRecords };
 }
 
 async function main() {

@@ -108,10 +108,13 @@ export function TablePage() {
         }}
         onCancel={() => setConfirmDelete(false)}
       />
-      {count.isPending || (viewId !== 0 && toolbar.views.isPending) ? (
-        <LoadingState label="Counting records" />
+      {viewId !== 0 && toolbar.views.isPending ? (
+        <LoadingState label="Loading view" />
       ) : isLayoutView(toolbar.view) ? (
+        // A layout counts what it shows itself (per lane, per range): it does not wait for the table's count.
         <LayoutView table={table.data} view={toolbar.view} body={toolbar.queryBody} />
+      ) : count.isPending ? (
+        <LoadingState label="Counting records" />
       ) : (
         <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} />
       )}

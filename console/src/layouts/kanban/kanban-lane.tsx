@@ -35,8 +35,9 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, bod
   const headingId = useId();
   const laneBody = useMemo(() => withFilters(body, [lane.value === null ? { column: categoryField.id, compare: 'is_empty' } : { column: categoryField.id, compare: '=', value: lane.value }]), [body, lane.value, categoryField.id]);
   const bodyJson = JSON.stringify(laneBody);
-  const count = useQuery({ queryKey: layoutKey(tid, 'kanban-count', viewId, bodyJson), queryFn: () => countRecords(tid, laneBody) });
   const pages = useRecordPages(tid, layoutKey(tid, 'kanban', viewId, bodyJson), laneBody, lanePageSize);
+  // Counted once the lane's first cards are in: the cards come first on a busy server.
+  const count = useQuery({ queryKey: layoutKey(tid, 'kanban-count', viewId, bodyJson), queryFn: () => countRecords(tid, laneBody), enabled: pages.isSuccess });
   const records = useMemo(() => pages.data?.pages.flat() ?? [], [pages.data]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: records.length + (pages.hasNextPage ? 1 : 0), getScrollElement: () => scrollRef.current, estimateSize: () => 96, overscan: 6, getItemKey: (index) => records[index]?.id ?? `more-${index}` });
