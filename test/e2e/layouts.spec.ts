@@ -207,6 +207,13 @@ test('calendar: a month shows records on their days and loads only its range, dr
   expect(await fieldOf(tabula, tid, review, 'until')()).toBe(`${month}-06`);
   await expect(day(`${month}-06`).getByRole('button', { name: 'Review', exact: true })).toBeVisible();
 
+  // An undated record dragged from the list aside onto a day gets that date.
+  const undated = page.getByRole('complementary', { name: /Without When/ });
+  await dragOnto(page, undated.locator('.calendar-event', { hasText: 'Someday' }), day(`${month}-15`).locator('.calendar-drop'));
+  await expect.poll(fieldOf(tabula, tid, ids[2], 'when')).toBe(`${month}-15`);
+  await expect(day(`${month}-15`).getByRole('button', { name: 'Someday', exact: true })).toBeVisible();
+  await expect(undated.getByText('Every record has a date.')).toBeVisible();
+
   // The next month shows its own record; the week view shows seven days.
   await page.getByRole('button', { name: 'Next month' }).click();
   await expect(page.getByRole('button', { name: 'Later', exact: true })).toBeVisible();
@@ -251,4 +258,39 @@ test('gallery: cards with the first image as a thumbnail, title and field', asyn
   await expectAccessible(page, 'the gallery');
   await sunset.getByRole('button', { name: 'Sunset', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`\\?record=${ids[0]}$`));
+});
+
+test('gallery of 60 images: only the cards in sight ask for their image; scrolling brings the rest', async ({ page, tabula }) => {
+  const records = Array.from({ length: 60 }, (_, index) => ({ name: `Photo ${index + 1}`, picture: [{ data: pixelPng, name: `photo-${index + 1}.png`, type: 'image/png' }] }));
+  const { tableUrl } = await makeTable(
+    tabula,
+    'Album',
+    [
+      { name: 'Name', type: 'text' },
+      { name: 'Picture', type: 'file' },
+    ],
+    records,
+  );
+  const downloads = new Set<string>();
+  page.on('request', (request: Request) => {
+    if (request.url().includes('/files/download')) downloads.add(request.url());
+  });
+  await signIn(page, tabula);
+  await page.goto(tableUrl);
+  await page.getByRole('combobox', { name: 'Layout', exact: true }).selectOption('gallery');
+  await saveNewView(page, 'Album wall');
+  await expect(page).toHaveURL(/\/view\/\d+$/);
+  await expect(page.getByRole('img', { name: 'photo-1.png' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const first = downloads.size;
+  expect(first).toBeGreaterThan(0);
+  expect(first).toBeLessThan(60);
+
+  const scroller = page.locator('.gallery-scroll');
+  await expect(async () => {
+    await scroller.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await expect(page.getByRole('img', { name: 'photo-60.png' })).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await page.waitForLoadState('networkidle');
+  expect(downloads.size).toBeGreaterThan(first);
 });
