@@ -99,7 +99,14 @@ test('kanban: created from the console (a bad config refused on its setting), la
 
   // Editing the layout: the card shows another field.
   await page.getByRole('button', { name: 'Layout settings' }).click();
-  await page.getByRole('dialog').getByRole('combobox', { name: 'Card field' }).selectOption({ label: 'Name' });
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('combobox', { name: 'Lane field' }).selectOption('');
+  await dialog.getByRole('button', { name: 'Save layout' }).click();
+  await expect(dialog.getByRole('combobox', { name: 'Lane field' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByRole('alert').filter({ hasText: 'config.categoryField' })).toBeVisible();
+  await screenshot(page, 'layouts-settings-error');
+  await dialog.getByRole('combobox', { name: 'Lane field' }).selectOption({ label: 'Stage' });
+  await dialog.getByRole('combobox', { name: 'Card field' }).selectOption({ label: 'Name' });
   await page.getByRole('button', { name: 'Save layout' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(doing.getByText('Name: Charlie')).toBeVisible();
