@@ -7,6 +7,7 @@ import { GridView, type ActiveCell } from '../grid/grid-view';
 import { pageSize, recordPageKey } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { isLayoutView, LayoutView } from '../layouts/layout-view';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
@@ -16,7 +17,7 @@ import { AddFieldDialog } from './add-field-dialog';
 
 const recordsLabel = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'record' : 'records'}`;
 
-/** A table (or one of its views, /view/<vid>) as a grid, with its total and row actions. */
+/** A table (or one of its views, /view/<vid>) as a grid, kanban, calendar or gallery, with its total and row actions. */
 export function TablePage() {
   const params = useParams();
   const sid = Number(params.sid);
@@ -110,7 +111,16 @@ export function TablePage() {
         }}
         onCancel={() => setConfirmDelete(false)}
       />
-      {count.isPending ? <LoadingState label="Counting records" /> : <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} />}
+      {viewId !== 0 && toolbar.views.isPending ? (
+        <LoadingState label="Loading view" />
+      ) : isLayoutView(toolbar.view) ? (
+        // A layout counts what it shows itself (per lane, per range): it does not wait for the table's count.
+        <LayoutView table={table.data} view={toolbar.view} body={toolbar.queryBody} />
+      ) : count.isPending ? (
+        <LoadingState label="Counting records" />
+      ) : (
+        <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} />
+      )}
     </main>
   );
 }
