@@ -11,6 +11,8 @@ export const keys = {
   table: (tid: number) => ['table', tid] as const,
   records: (tid: number) => ['table', tid, 'records'] as const,
   count: (tid: number) => ['table', tid, 'records', 'count'] as const,
+  /** Per-record data (comments, history, files): the live feed refreshes it when the record or its comments change. */
+  record: (tid: number, rid: number) => ['table', tid, 'record', rid] as const,
 };
 
 /** The signed-in user, or null when there is no (valid) session. */

@@ -7,6 +7,7 @@ import { GridView, type ActiveCell } from '../grid/grid-view';
 import { pageSize, recordPageKey } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { useLiveTable } from '../live/use-live-table';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
@@ -24,6 +25,7 @@ export function TablePage() {
   const viewId = Number(params.vid ?? 0);
   const space = useSpace(sid);
   const table = useTable(tid);
+  useLiveTable(tid);
   const toolbar = useViewToolbar(tid, viewId);
   const count = useRecordCount(tid, toolbar.queryBody);
   const queryClient = useQueryClient();
