@@ -6,6 +6,8 @@ import { countKey, keys, useRecordCount, useSpace, useTable } from '../api/queri
 import { GridView, type ActiveCell } from '../grid/grid-view';
 import { pageSize, recordPageKey } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
+import { ExportButton } from '../import-export/export-button';
+import { ImportDialog } from '../import-export/import-dialog';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { useLiveTable } from '../live/use-live-table';
 import { Button } from '../ui/button';
@@ -87,6 +89,8 @@ export function TablePage() {
             Delete row
           </Button>
           <AddFieldDialog table={table.data} />
+          <ImportDialog table={table.data} />
+          <ExportButton tid={tid} query={toolbar.queryBody} columns={toolbar.state.columns} />
           <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/settings`}>
             Table settings
           </Link>
