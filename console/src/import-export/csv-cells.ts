@@ -28,7 +28,8 @@ export function guessTargets(header: string[], fields: Field[]): ColumnTarget[] 
   const taken = new Set<string>();
   return header.map((column) => {
     const key = column.trim().toLowerCase();
-    if (systemColumns.has(key)) return { kind: 'ignore' };
+    // The export's own columns, and a file field's (its cells hold names, not files), are not imported.
+    if (systemColumns.has(key) || fields.some((field) => field.type === 'file' && (field.id.toLowerCase() === key || field.name.toLowerCase() === key))) return { kind: 'ignore' };
     const field = importableFields(fields).find((candidate) => !taken.has(candidate.id) && (candidate.id.toLowerCase() === key || candidate.name.toLowerCase() === key));
     if (!field) return key === '' ? { kind: 'ignore' } : { kind: 'new' };
     taken.add(field.id);

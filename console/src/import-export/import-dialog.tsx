@@ -10,6 +10,8 @@ import { fieldOfTarget, ImportMapping } from './import-mapping';
 import { parseCsv, type ParsedCsv } from './parse-csv';
 import { sendRows, type PendingRow, type Rejection } from './send-import';
 
+/** Rows converted and checked between two pauses of the page's thread. */
+const checkChunk = 2000;
 /** Rejected rows listed in the report (all of them are counted). */
 const reportedRows = 100;
 
@@ -77,7 +79,10 @@ export function ImportDialog({ table }: { table: Table }) {
     const placeholders = fields.map((field, index) => (field && targets[index].kind === 'new' ? ({ ...field, id: `\u0000${index}` } as Field) : field));
     const rejected: Rejection[] = [];
     const pending: PendingRow[] = [];
-    for (const row of csv.rows) {
+    setStep({ kind: 'sending', sent: 0, total: csv.rows.length });
+    for (const [index, row] of csv.rows.entries()) {
+      // A pause now and then keeps the page responsive while a large file is checked.
+      if (index % checkChunk === checkChunk - 1) await new Promise((resolve) => setTimeout(resolve));
       try {
         pending.push({ line: row.line, data: convertRow(row.cells, csv.header.length, placeholders) });
       } catch (error) {

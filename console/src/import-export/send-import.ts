@@ -2,6 +2,11 @@ import { api, ApiError, unwrap } from '../api/client';
 
 /** Records per create_batch call: the endpoint's limit. */
 export const batchSize = 1000;
+/**
+ * Batches sent at once: one, so that records get ids in the file's order (two in flight measured
+ * ~30% faster here, noisily, but interleave). The loop below takes any number.
+ */
+const inFlight = 1;
 
 export interface PendingRow {
   line: number;
@@ -45,7 +50,7 @@ async function takeBack(tid: number, ids: number[]): Promise<number> {
 }
 
 /**
- * Writes the rows through create_batch, 1,000 at a time, in order. Each batch is all or nothing
+ * Writes the rows through create_batch, 1,000 at a time, in the file's order. Each batch is all or nothing
  * on the server: a record it refuses is rejected (its line reported) and the rest of the batch
  * sent again, as `tabula import` does. The whole import is all or nothing unless `keepValid`:
  * when a row was refused (or anything failed), every record written so far is deleted again.
@@ -54,28 +59,39 @@ export async function sendRows(tid: number, rows: PendingRow[], keepValid: boole
   const written: number[] = [];
   const rejected: Rejection[] = [];
   let failure: string | undefined;
-  try {
-    for (let start = 0; start < rows.length; start += batchSize) {
-      let batch = rows.slice(start, start + batchSize);
-      while (batch.length > 0) {
-        try {
-          const created = await unwrap(api.POST('/api/table/{tid}/records/create_batch', { params: { path: { tid } }, body: { records: batch.map((row) => ({ data: row.data })) } as never }));
-          written.push(...(created as { id: number }[]).map((record) => record.id));
-          batch = [];
-        } catch (error) {
-          const index = error instanceof ApiError && error.status < 500 ? refusedIndex(error.message) : undefined;
-          if (index === undefined || index >= batch.length) throw error;
-          rejected.push({ line: batch[index].line, reason: (error as ApiError).message.replace(/^records\[\d+\](?: and records\[\d+\])?: /, '') });
-          batch = batch.filter((_, position) => position !== index);
-        }
+  let next = 0;
+  let sent = 0;
+  /** Sends one batch; a record the server refuses is rejected and the rest of the batch sent again. */
+  const sendBatch = async (rowsOfBatch: PendingRow[]) => {
+    let batch = rowsOfBatch;
+    while (batch.length > 0) {
+      try {
+        const created = await unwrap(api.POST('/api/table/{tid}/records/create_batch', { params: { path: { tid } }, body: { records: batch.map((row) => ({ data: row.data })) } as never }));
+        written.push(...(created as { id: number }[]).map((record) => record.id));
+        batch = [];
+      } catch (error) {
+        const index = error instanceof ApiError && error.status < 500 ? refusedIndex(error.message) : undefined;
+        if (index === undefined || index >= batch.length) throw error;
+        rejected.push({ line: batch[index].line, reason: (error as ApiError).message.replace(/^records\[\d+\](?: and records\[\d+\])?: /, '') });
+        batch = batch.filter((_, position) => position !== index);
       }
-      onProgress(Math.min(start + batchSize, rows.length));
-      // Without keepValid one refusal already means nothing is kept: the rest is not sent.
-      if (rejected.length > 0 && !keepValid) break;
     }
-  } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
-  }
+    sent += rowsOfBatch.length;
+    onProgress(sent);
+  };
+  /** One of `inFlight` senders: takes the next batch until none is left (or, without keepValid, one was refused: nothing is kept anyway). */
+  const sender = async () => {
+    while (next < rows.length && failure === undefined && (keepValid || rejected.length === 0)) {
+      const start = next;
+      next += batchSize;
+      try {
+        await sendBatch(rows.slice(start, start + batchSize));
+      } catch (error) {
+        failure ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, sender));
   if (failure !== undefined || (rejected.length > 0 && !keepValid)) {
     const leftOver = await takeBack(tid, written);
     return { imported: leftOver, rejected, failure, leftOver };

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 // The query keys live beside the API client, which needs a browser's window: the keys are all these tests read.
 vi.mock('../api/client', () => ({ api: {}, unwrap: () => undefined, ApiError: class {} }));
-import { applyChange, freshStaleness, patchRecordIn, staysExactAfterUpdate, type Change } from './change-cache';
+import { applyChange, freshStaleness, invalidateStale, patchRecordIn, staysExactAfterUpdate, type Change } from './change-cache';
 
 const record = (id: number, name: string) => ({ id, title: name, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 00:00:00', data: { name, amount: id } });
 const update = (rid: number, after: Record<string, unknown>): Change => ({ seq: 7, kind: 'record.updated', table_id: 1, record_id: rid, at: '2026-11-26 10:00:00', fields: Object.keys(after), after });
@@ -50,5 +50,18 @@ describe('applyChange', () => {
     applyChange(client, 1, { ...update(3, {}), kind: 'record.created' }, stale);
     expect(stale.allRecords).toBe(true);
     expect([...stale.records]).toEqual([2, 3]);
+  });
+});
+
+describe('invalidateStale', () => {
+  it('refetches the per-record keys of the records named, and no other record’s', async () => {
+    const client = new QueryClient();
+    client.setQueryData(['table', 1, 'record', 2, 'comments'], []);
+    client.setQueryData(['table', 1, 'record', 3, 'comments'], []);
+    const stale = freshStaleness();
+    stale.records.add(2);
+    await invalidateStale(client, 1, stale);
+    expect(client.getQueryState(['table', 1, 'record', 2, 'comments'])?.isInvalidated).toBe(true);
+    expect(client.getQueryState(['table', 1, 'record', 3, 'comments'])?.isInvalidated).toBe(false);
   });
 });

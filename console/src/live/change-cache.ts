@@ -113,6 +113,10 @@ export function invalidateStale(queryClient: QueryClient, tid: number, stale: St
   else if (stale.updatedFields.size > 0) {
     waits.push(queryClient.invalidateQueries({ queryKey: keys.records(tid), predicate: (query) => !staysExactAfterUpdate(query.queryKey, stale.updatedFields) }));
   }
-  for (const rid of stale.records) waits.push(queryClient.invalidateQueries({ queryKey: keys.record(tid, rid) }));
+  // One pass over the cache for every record at once: an import's burst names thousands of records, hardly any of them open.
+  if (stale.records.size > 0) {
+    const prefix = keys.record(tid, 0).slice(0, 3);
+    waits.push(queryClient.invalidateQueries({ queryKey: prefix, predicate: (query) => stale.records.has(query.queryKey[3] as number) }));
+  }
   return Promise.all(waits);
 }
