@@ -23,7 +23,7 @@ interface Report {
   leftOver?: number;
 }
 
-type Step = { kind: 'file'; error?: string; reading?: boolean } | { kind: 'map'; csv: ParsedCsv; targets: ColumnTarget[]; error?: string } | { kind: 'sending'; sent: number; total: number } | { kind: 'report'; report: Report };
+type Step = { kind: 'file'; error?: string; reading?: boolean } | { kind: 'map'; csv: ParsedCsv; fileName: string; targets: ColumnTarget[]; error?: string } | { kind: 'sending'; sent: number; total: number } | { kind: 'report'; report: Report };
 
 /** Creates the new fields (text, named after their columns), in column order: answers each one's slug, or deletes those made and throws. */
 async function createFields(table: Table, names: string[]): Promise<string[]> {
@@ -65,15 +65,15 @@ export function ImportDialog({ table }: { table: Table }) {
     try {
       const csv = await parseCsv(file);
       if (csv.error) setStep({ kind: 'file', error: `${file.name} cannot be imported: ${csv.error}` });
-      else setStep({ kind: 'map', csv, targets: guessTargets(csv.header, table.fields) });
+      else setStep({ kind: 'map', csv, fileName: file.name, targets: guessTargets(csv.header, table.fields) });
     } catch (error) {
       setStep({ kind: 'file', error: `${file.name} cannot be read: ${(error as Error).message}` });
     }
   };
 
-  const run = async (csv: ParsedCsv, targets: ColumnTarget[]) => {
+  const run = async (csv: ParsedCsv, fileName: string, targets: ColumnTarget[]) => {
     const problem = mappingProblem(csv.header, targets);
-    if (problem) return setStep({ kind: 'map', csv, targets, error: problem });
+    if (problem) return setStep({ kind: 'map', csv, fileName, targets, error: problem });
     const fields = csv.header.map((column, index) => fieldOfTarget(targets[index], column, table.fields));
     // New fields are converted under a placeholder id until they exist.
     const placeholders = fields.map((field, index) => (field && targets[index].kind === 'new' ? ({ ...field, id: `\u0000${index}` } as Field) : field));
@@ -161,6 +161,9 @@ export function ImportDialog({ table }: { table: Table }) {
                   )}
                   {step.kind === 'map' && (
                     <>
+                      <p className="field-hint">
+                        {step.fileName}: {step.csv.rows.length.toLocaleString('en')} rows, {step.csv.header.length} columns. Choose where each column goes.
+                      </p>
                       <ImportMapping csv={step.csv} fields={table.fields} targets={step.targets} onChange={(targets) => setStep({ ...step, targets, error: undefined })} />
                       <label className="checkbox-field">
                         <input type="checkbox" checked={keepValid} onChange={(event) => setKeepValid(event.target.checked)} /> Import the valid rows even if some are rejected
@@ -186,7 +189,7 @@ export function ImportDialog({ table }: { table: Table }) {
                   {step.kind === 'map' && (
                     <>
                       <Button onPress={() => setStep({ kind: 'file' })}>Choose another file</Button>
-                      <Button variant="primary" onPress={() => void run(step.csv, step.targets)}>
+                      <Button variant="primary" onPress={() => void run(step.csv, step.fileName, step.targets)}>
                         Import {step.csv.rows.length.toLocaleString('en')} rows
                       </Button>
                     </>
