@@ -55,6 +55,8 @@ test('a change in one browser (or through the API) appears in another without re
   watch(second, problems);
   await second.goto(url);
   await expect(second.getByText('4 records', { exact: true })).toBeVisible();
+  // Its rows shown first, as a person would see them before adding one.
+  await expect(second.getByRole('gridcell', { name: 'Delta', exact: true })).toBeVisible();
   await timed('a row added in the other browser', () => second.getByRole('button', { name: 'Add row' }).click(), () => expect(page.getByText('5 records', { exact: true })).toBeVisible());
   // The other browser deletes the row it added (its active cell): both agree.
   await second.getByRole('button', { name: 'Delete row' }).click();

@@ -131,7 +131,10 @@ export function ImportDialog({ table }: { table: Table }) {
       onOpenChange={(next) => {
         if (busy && !next) return;
         setOpen(next);
-        if (next) setStep({ kind: 'file' });
+        if (next) {
+          setStep({ kind: 'file' });
+          setKeepValid(false);
+        }
       }}
     >
       <Button variant="secondary">Import CSV</Button>
