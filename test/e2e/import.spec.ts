@@ -59,7 +59,15 @@ test('import: bad rows are reported by line and nothing is written; a mapping to
   await page.getByRole('button', { name: 'Close' }).click();
 
   // A row only the server refuses (an e-mail): what was written is taken back, and the line named.
-  await importFile(page, 'emails.csv', ['Name,Email', 'Ada,ada@example.com', 'Bob,not an address', 'Cy,cy@example.com']);
+  // This file is dropped on the dialog rather than picked.
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dropped = await page.evaluateHandle((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], 'emails.csv', { type: 'text/csv' }));
+    return transfer;
+  }, 'Name,Email\nAda,ada@example.com\nBob,not an address\nCy,cy@example.com\n');
+  await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(page.getByText('emails.csv: 3 rows, 2 columns.', { exact: false })).toBeVisible();
   await page.getByRole('button', { name: 'Import 3 rows' }).click();
   await expect(report.getByText(/^Nothing imported: the server rejected a row/)).toBeVisible();
   await expect(report.getByText(/^line 3: /)).toBeVisible();
