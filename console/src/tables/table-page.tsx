@@ -6,8 +6,11 @@ import { countKey, keys, useRecordCount, useSpace, useTable } from '../api/queri
 import { GridView, type ActiveCell } from '../grid/grid-view';
 import { pageSize, recordPageKey } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
+import { ExportButton } from '../import-export/export-button';
+import { ImportDialog } from '../import-export/import-dialog';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { isLayoutView, LayoutView } from '../layouts/layout-view';
+import { useLiveTable } from '../live/use-live-table';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
@@ -25,6 +28,7 @@ export function TablePage() {
   const viewId = Number(params.vid ?? 0);
   const space = useSpace(sid);
   const table = useTable(tid);
+  useLiveTable(tid);
   const toolbar = useViewToolbar(tid, viewId);
   const count = useRecordCount(tid, toolbar.queryBody);
   const queryClient = useQueryClient();
@@ -86,6 +90,8 @@ export function TablePage() {
             Delete row
           </Button>
           <AddFieldDialog table={table.data} />
+          <ImportDialog table={table.data} />
+          <ExportButton tid={tid} query={toolbar.queryBody} columns={toolbar.state.columns} />
           <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/settings`}>
             Table settings
           </Link>
