@@ -78,13 +78,13 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   });
   const virtualRows = rows.getVirtualItems();
   const virtualColumns = columns.getVirtualItems();
-  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1, query);
+  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1, total, query);
   const [editing, setEditing] = useState<{ row: number; column: number; typed?: string } | null>(null);
   const { errors, pending, save } = useCellSave(table.id, window.replaceRecord);
   // The range's other corner (shift+arrows, shift+click); null: the range is the active cell.
   const [anchor, setAnchor] = useState<ActiveCell | null>(null);
   const range = active ? rangeBetween(anchor ?? active, active) : null;
-  const clipboard = useGridClipboard({ tid: table.id, viewId, fields, total, recordAt: window.recordAt, replaceRecord: window.replaceRecord });
+  const clipboard = useGridClipboard({ tid: table.id, fields, total, recordAt: window.recordAt, replaceRecord: window.replaceRecord, fetchRows: window.fetchRows });
   // Copy and paste reach the document (a focused grid is no editable context): served while the grid has the focus.
   const clipboardState = useRef({ range, editing: false, clipboard });
   clipboardState.current = { range, editing: false, clipboard };

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { countKey, keys, useRecordCount, useSpace, useTable } from '../api/queries';
 import { GridView, type ActiveCell } from '../grid/grid-view';
-import { pageSize, recordPageKey } from '../grid/record-window';
+import { cachedRecordAt, putCreatedRecord } from '../grid/record-spans';
 import type { TableRecord } from '../api/types';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { Button } from '../ui/button';
@@ -44,10 +44,9 @@ export function TablePage() {
     setActionError(null);
     try {
       const created = (await unwrap(api.POST('/api/table/{tid}/records/create', { params: { path: { tid } }, body: { data: {} } }))) as TableRecord;
-      // The new record is last in id order: put it on its page at once, then count again.
+      // The new record is last in id order: put it in its row at once, then count again.
       const row = total;
-      const page = Math.floor(row / pageSize);
-      queryClient.setQueryData<TableRecord[]>(recordPageKey(tid, viewId, page, toolbar.queryKeyPart), (records) => [...(records ?? []), created]);
+      putCreatedRecord(queryClient, tid, viewId, toolbar.queryKeyPart, row, created);
       queryClient.setQueryData(countKey(tid, toolbar.queryBody), { ...count.data!, count: total + 1, total: (count.data?.total ?? total) + 1 });
       setActive({ row, column: 0 });
       requestAnimationFrame(() => scrollToRow.current(row));
@@ -56,7 +55,7 @@ export function TablePage() {
       setActionError(error instanceof ApiError ? error.message : String(error));
     }
   };
-  const activeRecord = active ? queryClient.getQueryData<TableRecord[]>(recordPageKey(tid, viewId, Math.floor(active.row / pageSize), toolbar.queryKeyPart))?.[active.row % pageSize] : undefined;
+  const activeRecord = active ? cachedRecordAt(queryClient, tid, viewId, toolbar.queryKeyPart, active.row) : undefined;
   const deleteRow = async () => {
     if (!activeRecord) return;
     setActionError(null);

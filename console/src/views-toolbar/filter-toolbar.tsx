@@ -206,12 +206,24 @@ function FilterValueInput({ index, field, filter, error, onChange }: { index: nu
     );
   }
   // Suggestions: date tokens for dates, @me for users, the options of a select (free text is still accepted: -3d, an e-mail…).
+  // What was typed, while it still means the filter's value: "250." stays as typed (its value is 250) so that "250.5" can follow.
+  const [draft, setDraft] = useState<string | null>(null);
+  const shown = draft !== null && filterValue(field, draft) === filter.value ? draft : filter.value === undefined || filter.value === null ? '' : String(filter.value);
   const suggestions =
     field?.type === 'date' || field?.type === 'datetime' ? dateTokens : field?.type === 'user' ? ['@me'] : field?.type === 'select' ? (field.options ?? []).map((option) => option.value) : [];
   const listId = suggestions.length ? `filter-suggestions-${index}` : undefined;
   return (
     <>
-      <input {...common} list={listId} value={filter.value === undefined || filter.value === null ? '' : String(filter.value)} placeholder={field?.type === 'date' ? 'YYYY-MM-DD, today, -7d…' : field?.type === 'user' ? '@me or an e-mail' : 'Value'} onChange={(event) => onChange(filterValue(field, event.target.value))} />
+      <input
+        {...common}
+        list={listId}
+        value={shown}
+        placeholder={field?.type === 'date' ? 'YYYY-MM-DD, today, -7d…' : field?.type === 'user' ? '@me or an e-mail' : 'Value'}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          onChange(filterValue(field, event.target.value));
+        }}
+      />
       {listId && (
         <datalist id={listId}>
           {suggestions.map((suggestion) => (
