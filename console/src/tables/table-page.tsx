@@ -106,7 +106,7 @@ export function TablePage() {
         }}
         onCancel={() => setConfirmDelete(false)}
       />
-      {count.isPending ? <LoadingState label="Counting records" /> : <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} />}
+      {count.isPending ? <LoadingState label="Counting records" /> : <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} onColumnResize={toolbar.resizeColumn} />}
     </main>
   );
 }

@@ -159,26 +159,6 @@ export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbar
                 <Button variant="quiet" aria-label={`Move ${field.name} right`} isDisabled={position < 0 || position >= shown.length - 1} onPress={() => setColumns(swap(shown, position, position + 1))}>
                   →
                 </Button>
-                <label className="column-width">
-                  <span>Width</span>
-                  <input
-                    className="input"
-                    type="number"
-                    min={60}
-                    max={800}
-                    step={10}
-                    aria-label={`${field.name} width`}
-                    value={state.widths[field.id] ?? ''}
-                    placeholder="auto"
-                    onChange={(event) => {
-                      const widths = { ...state.widths };
-                      const width = Number(event.target.value);
-                      if (event.target.value && width >= 40) widths[field.id] = width;
-                      else delete widths[field.id];
-                      onChange({ ...state, widths });
-                    }}
-                  />
-                </label>
               </li>
             ))}
         </ul>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { createView, deleteView, setTableDefault, updateView, viewsKey } from './views-api';
+import { createView, deleteView, setTableDefault, storeWidths, updateView, viewsKey } from './views-api';
 import type { SavedView, ViewState } from './view-state';
 
 interface ViewsBarProps {
@@ -71,6 +71,8 @@ export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, o
           event.preventDefault();
           void run(async () => {
             const created = await createView(tid, name, state, asDefault);
+            // The new view keeps the column widths it was saved with (they live in this browser).
+            storeWidths(tid, created.id, state.widths);
             setName('');
             setAsDefault(false);
             return created.id;
