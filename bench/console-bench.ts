@@ -213,6 +213,8 @@ const owner = { email: 'bench@example.com', password: 'bench-password' };
 async function main() {
   if (!fs.existsSync('console/dist/index.html') || !fs.existsSync('dist/main.js')) throw new Error('run npm run build first');
   const dataset = await prepareDataset();
+  // --runs 0: only load (or check) the dataset, for a later run.
+  if (runs === 0) return;
   const server = await startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataset.dataDir], { ...dataset.env, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'error' });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   try {
