@@ -82,6 +82,22 @@ export function missingSpan(covered: (row: number) => boolean, trigger: { from: 
   return { offset: first, limit: Math.min(maxSpanRows, last - first + 1) };
 }
 
+/**
+ * A span being fetched right now that holds every row of `trigger` not yet covered, if any:
+ * waiting for it is better than asking again (one request per window).
+ */
+export function pendingSpanCovering(queryClient: QueryClient, tid: number, viewId: number, query: string, covered: (row: number) => boolean, trigger: { from: number; to: number }): { offset: number; limit: number } | null {
+  const offsetAt = windowKey(tid, viewId, query).length;
+  for (const entry of queryClient.getQueryCache().findAll({ queryKey: windowKey(tid, viewId, query), fetchStatus: 'fetching' })) {
+    const offset = entry.queryKey[offsetAt] as number;
+    const limit = entry.queryKey[offsetAt + 1] as number;
+    let holds = offset >= 0;
+    for (let row = trigger.from; row <= trigger.to && holds; row += 1) holds = covered(row) || (row >= offset && row < offset + limit);
+    if (holds) return { offset, limit };
+  }
+  return null;
+}
+
 /** The cached record of one row (the page's row actions), or undefined when it is not fetched. */
 export function cachedRecordAt(queryClient: QueryClient, tid: number, viewId: number, query: string, row: number): TableRecord | undefined {
   return recordInSpans(cachedSpans(queryClient, tid, viewId, query), row);

@@ -1,11 +1,15 @@
-import { notifyManager, skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
+import { notifyManager, skipToken, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { TableRecord } from '../api/types';
-import { cachedSpans, dropOldSpans, missingSpan, recordInSpans, replaceCachedRecord, rowsBetween, spanKey, windowKey } from './record-spans';
+import { cachedSpans, dropOldSpans, missingSpan, pendingSpanCovering, recordInSpans, replaceCachedRecord, rowsBetween, spanKey, windowKey } from './record-spans';
 
-/** The window settles this long after the last scroll before its rows are asked for: dragging the scrollbar asks only where it stops. */
+/** The window settles this long after the last scroll before its rows are asked for: dragging the scrollbar asks only where it stops… */
 const settleMs = 60;
+/** …and this long after a jump of more than a screen (a drag): a request given up still costs the server its query. */
+const jumpSettleMs = 120;
+/** Rows asked for with the table's first request, before the grid has measured its window. */
+export const firstWindowRows = 150;
 /** A missing row this close to the visible ones starts a fetch… */
 const triggerRows = 30;
 /** …of every missing row this close: a short scroll then finds its rows already here. */
@@ -27,7 +31,8 @@ export function useRecordWindow(tid: number, viewId: number, first: number, last
   const [settled, setSettled] = useState({ first, last });
   useEffect(() => {
     // The first window (nothing shown yet) is asked for at once; later ones once the scroll pauses.
-    const timer = setTimeout(() => setSettled((current) => (current.first === first && current.last === last ? current : { first, last })), settled.last < settled.first ? 0 : settleMs);
+    const jumped = Math.abs(first - settled.first) > Math.max(1, settled.last - settled.first);
+    const timer = setTimeout(() => setSettled((current) => (current.first === first && current.last === last ? current : { first, last })), settled.last < settled.first ? 0 : jumped ? jumpSettleMs : settleMs);
     return () => clearTimeout(timer);
   }, [first, last, settled.first, settled.last]);
 
@@ -46,16 +51,13 @@ export function useRecordWindow(tid: number, viewId: number, first: number, last
   const zone = { from: Math.max(0, settled.first - fetchRows), to: Math.min(lastRow, settled.last + fetchRows) };
   const trigger = { from: Math.max(0, settled.first - triggerRows), to: Math.min(lastRow, settled.last + triggerRows) };
   const known = rowsBetween(spans, zone.from, zone.to);
-  const need = settled.last >= settled.first ? missingSpan((row) => known.covered[row - zone.from], trigger, zone) : null;
+  const covered = (row: number) => known.covered[row - zone.from];
+  const missing = settled.last >= settled.first ? missingSpan(covered, trigger, zone) : null;
+  // A request already under way for the missing rows (the page's first one, or this window's own) is waited for, not sent again.
+  const need = missing && (pendingSpanCovering(queryClient, tid, viewId, queryPart, covered, trigger) ?? missing);
   const request = useQuery({
     queryKey: need ? spanKey(tid, viewId, queryPart, need.offset, need.limit) : spanKey(tid, viewId, queryPart, -1, 0),
-    queryFn: need
-      ? async ({ signal }) => {
-          const records = await unwrap(api.POST('/api/table/{tid}/records/query', { params: { path: { tid } }, body: { ...body, offset: need.offset, limit: need.limit }, signal }));
-          dropOldSpans(queryClient, tid, viewId, queryPart, keptSpans);
-          return records;
-        }
-      : skipToken,
+    queryFn: need ? ({ signal }) => fetchSpan(queryClient, tid, viewId, queryPart, body, need, signal) : skipToken,
     // Spans are fresh until invalidated (an edit, a live change): then those in view come again.
     staleTime: Infinity,
     gcTime: 5 * 60_000,
@@ -75,4 +77,24 @@ export function useRecordWindow(tid: number, viewId: number, first: number, last
       return unwrap(api.POST('/api/table/{tid}/records/query', { params: { path: { tid } }, body: { ...body, offset, limit } }));
     },
   };
+}
+
+/** One span of rows under the window's view and toolbar query; older spans nobody looks at are dropped once it arrives. */
+async function fetchSpan(queryClient: QueryClient, tid: number, viewId: number, queryPart: string, body: Record<string, unknown>, span: { offset: number; limit: number }, signal?: AbortSignal) {
+  const records = await unwrap(api.POST('/api/table/{tid}/records/query', { params: { path: { tid } }, body: { ...body, offset: span.offset, limit: span.limit }, signal }));
+  dropOldSpans(queryClient, tid, viewId, queryPart, keptSpans);
+  return records;
+}
+
+/**
+ * The table page asks for its first rows at once, beside the table and its count, rather than
+ * once the grid is drawn: the grid then waits for that request instead of sending its own.
+ */
+export function usePrefetchFirstRows(tid: number, viewId: number, query: Record<string, unknown>, queryPart: string) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const span = { offset: 0, limit: firstWindowRows };
+    void queryClient.prefetchQuery({ queryKey: spanKey(tid, viewId, queryPart, 0, firstWindowRows), queryFn: ({ signal }) => fetchSpan(queryClient, tid, viewId, queryPart, query, span, signal), staleTime: Infinity, gcTime: 5 * 60_000 });
+    // The query's JSON (queryPart) stands for the query object.
+  }, [queryClient, tid, viewId, queryPart]);
 }

@@ -5,6 +5,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import { countKey, keys, useRecordCount, useSpace, useTable } from '../api/queries';
 import { GridView, type ActiveCell } from '../grid/grid-view';
 import { cachedRecordAt, putCreatedRecord } from '../grid/record-spans';
+import { usePrefetchFirstRows } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { Button } from '../ui/button';
@@ -26,6 +27,7 @@ export function TablePage() {
   const table = useTable(tid);
   const toolbar = useViewToolbar(tid, viewId);
   const count = useRecordCount(tid, toolbar.queryBody);
+  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart);
   const queryClient = useQueryClient();
   const [active, setActive] = useState<ActiveCell | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
