@@ -1,8 +1,9 @@
 // The console's grid in a real Chromium against a real `tabula serve` (issue 28, "Performance"):
-// a bench, not a test. Loads a large table through records/create_batch, then measures in
-// Debian's Chromium (never downloaded) what a person waits for:
-//   node --import tsx bench/console-bench.ts [--rows 200000] [--engine sqlite|postgres] [--runs 3]
-// Needs `npm run build` first (dist/ and console/dist/).
+// a bench, not a test. Loads the Deals table of bench/dataset.ts through records/create_batch
+// once (kept by name for later runs), then measures in Debian's Chromium (never downloaded)
+// what a person waits for:
+//   node --import tsx bench/console-bench.ts [--rows 200000] [--engine sqlite|postgres] [--runs 3] [--fresh]
+// --runs 0 only loads the dataset; --fresh loads it again. Needs `npm run build` first (dist/ and console/dist/).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
