@@ -6,7 +6,9 @@ import { AppShell } from './layout/app-shell';
 import { NotFoundPage } from './layout/not-found-page';
 import { SpacePage } from './spaces/space-page';
 import { SpacesPage } from './spaces/spaces-page';
-import { RecordPage } from './tables/record-page';
+import { RecordDrawer } from './record/record-drawer';
+import { RecordPage } from './record/record-page';
+import { TrashPage } from './record/trash-page';
 import { TableSettingsPage } from './tables/table-settings-page';
 import { TablePage } from './tables/table-page';
 import { LoadingState } from './ui/states';
@@ -25,9 +27,11 @@ export function App() {
         <Route path="/space/:sid/table/:tid/view/:vid" element={<TablePage />} />
         <Route path="/space/:sid/table/:tid/settings" element={<TableSettingsPage />} />
         <Route path="/space/:sid/table/:tid/record/:rid" element={<RecordPage />} />
+        <Route path="/space/:sid/table/:tid/trash" element={<TrashPage />} />
         <Route path="/account/*" element={<AccountRoutes />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
+      <RecordDrawer />
     </AppShell>
   );
 }

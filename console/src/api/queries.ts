@@ -11,6 +11,9 @@ export const keys = {
   table: (tid: number) => ['table', tid] as const,
   records: (tid: number) => ['table', tid, 'records'] as const,
   count: (tid: number) => ['table', tid, 'records', 'count'] as const,
+  /** One record's own data (comments, history, files, subscription): the live updates invalidate this prefix. */
+  record: (tid: number, rid: number) => ['table', tid, 'record', rid] as const,
+  notifications: ['notifications'] as const,
 };
 
 /** The signed-in user, or null when there is no (valid) session. */

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { withRecord } from '../record/record-drawer';
 import type { Field, Table } from '../api/types';
 import { CellEditor, type EditorExit } from './cell-editor';
 import { GridHeader } from './grid-header';
@@ -122,6 +123,12 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   useEffect(() => columns.measure(), [columns, columnsLayout]);
 
   const focusGrid = () => grid.current?.focus({ preventScroll: true });
+  // A row opens as the record drawer over the grid (?record=<rid>, record/record-drawer.tsx).
+  const [search, setSearch] = useSearchParams();
+  const openRecord = (row: number) => {
+    const record = window.recordAt(row);
+    if (record) setSearch(new URLSearchParams(withRecord(search, record.id)));
+  };
   const move = (row: number, column: number, extend = false) => {
     if (extend && active) setAnchor(anchor ?? active);
     else setAnchor(null);
@@ -179,9 +186,9 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
       PageUp: () => move(row - Math.floor((scroller.current?.clientHeight ?? 320) / rowHeight) + 1, column),
       Home: () => move(event.ctrlKey || event.metaKey ? 0 : row, 0),
       End: () => move(event.ctrlKey || event.metaKey ? total - 1 : row, fields.length - 1),
-      Enter: () => startEditing(row, column),
+      Enter: () => (event.shiftKey ? openRecord(row) : startEditing(row, column)),
       F2: () => startEditing(row, column),
-      ' ': () => fields[column]?.type === 'checkbox' && startEditing(row, column),
+      ' ': () => (fields[column]?.type === 'checkbox' ? startEditing(row, column) : openRecord(row)),
       Tab: () => move(row, column + (event.shiftKey ? -1 : 1)),
       Escape: () => setAnchor(null),
     };
@@ -234,7 +241,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
               >
                 <div role="gridcell" aria-colindex={1} className="grid-cell grid-row-number" style={{ width: rowNumberWidth }}>
                   {record ? (
-                    <Link to={`/space/${table.space_id}/table/${table.id}/record/${record.id}`} tabIndex={-1} aria-label={`Open record ${item.index + 1}`}>
+                    <Link to={withRecord(search, record.id)} tabIndex={-1} aria-label={`Open record ${item.index + 1}`} title="Open record (Shift+Enter or Space)">
                       {item.index + 1}
                     </Link>
                   ) : (

@@ -90,11 +90,12 @@ async function fetchSpan(queryClient: QueryClient, tid: number, viewId: number, 
  * The table page asks for its first rows at once, beside the table and its count, rather than
  * once the grid is drawn: the grid then waits for that request instead of sending its own.
  */
-export function usePrefetchFirstRows(tid: number, viewId: number, query: Record<string, unknown>, queryPart: string) {
+export function usePrefetchFirstRows(tid: number, viewId: number, query: Record<string, unknown>, queryPart: string, enabled = true) {
   const queryClient = useQueryClient();
   useEffect(() => {
+    if (!enabled) return;
     const span = { offset: 0, limit: firstWindowRows };
     void queryClient.prefetchQuery({ queryKey: spanKey(tid, viewId, queryPart, 0, firstWindowRows), queryFn: ({ signal }) => fetchSpan(queryClient, tid, viewId, queryPart, query, span, signal), staleTime: Infinity, gcTime: 5 * 60_000 });
     // The query's JSON (queryPart) stands for the query object.
-  }, [queryClient, tid, viewId, queryPart]);
+  }, [queryClient, tid, viewId, queryPart, enabled]);
 }

@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { switchSession } from '../api/queries';
 import type { User } from '../api/types';
 import { Button } from '../ui/button';
+import { NotificationsBell } from './notifications-bell';
 
 /** The header (brand, who is signed in, sign out) around every signed-in page. */
 export function AppShell({ user, children }: { user: User; children: ReactNode }) {
@@ -21,6 +22,7 @@ export function AppShell({ user, children }: { user: User; children: ReactNode }
           Tabula
         </Link>
         <div className="topbar-user">
+          <NotificationsBell />
           <Link to="/account" className="topbar-link">
             Account
           </Link>

@@ -8,6 +8,7 @@ import { cachedRecordAt, putCreatedRecord } from '../grid/record-spans';
 import { usePrefetchFirstRows } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
 import { Breadcrumbs } from '../layout/breadcrumbs';
+import { isLayoutView, LayoutView } from '../layouts/layout-view';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
@@ -17,7 +18,7 @@ import { AddFieldDialog } from './add-field-dialog';
 
 const recordsLabel = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'record' : 'records'}`;
 
-/** A table (or one of its views, /view/<vid>) as a grid, with its total and row actions. */
+/** A table (or one of its views, /view/<vid>) as a grid, kanban, calendar or gallery, with its total and row actions. */
 export function TablePage() {
   const params = useParams();
   const sid = Number(params.sid);
@@ -27,7 +28,8 @@ export function TablePage() {
   const table = useTable(tid);
   const toolbar = useViewToolbar(tid, viewId);
   const count = useRecordCount(tid, toolbar.queryBody);
-  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart);
+  // A grid's first rows are asked for beside the count (a layout view asks for its own; a saved view's type is known once the views are read).
+  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart, !isLayoutView(toolbar.view) && !(viewId !== 0 && toolbar.views.isPending));
   const queryClient = useQueryClient();
   const [active, setActive] = useState<ActiveCell | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -89,6 +91,9 @@ export function TablePage() {
           <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/settings`}>
             Table settings
           </Link>
+          <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/trash`}>
+            Trash
+          </Link>
         </div>
       </div>
       <ViewControls table={table.data} baseUrl={`/space/${sid}/table/${tid}`} viewId={viewId} toolbar={toolbar} queryError={count.error} />
@@ -108,7 +113,16 @@ export function TablePage() {
         }}
         onCancel={() => setConfirmDelete(false)}
       />
-      {count.isPending ? <LoadingState label="Counting records" /> : <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} onColumnResize={toolbar.resizeColumn} />}
+      {viewId !== 0 && toolbar.views.isPending ? (
+        <LoadingState label="Loading view" />
+      ) : isLayoutView(toolbar.view) ? (
+        // A layout counts what it shows itself (per lane, per range): it does not wait for the table's count.
+        <LayoutView table={table.data} view={toolbar.view} body={toolbar.queryBody} />
+      ) : count.isPending ? (
+        <LoadingState label="Counting records" />
+      ) : (
+        <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} onColumnResize={toolbar.resizeColumn} />
+      )}
     </main>
   );
 }

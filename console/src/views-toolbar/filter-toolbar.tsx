@@ -9,6 +9,8 @@ export interface SettingErrors {
   sort?: string;
   search?: string;
   name?: string;
+  /** A refused layout config (`Invalid config…`), shown on the new view's setting it names. */
+  config?: string;
   other?: string;
 }
 

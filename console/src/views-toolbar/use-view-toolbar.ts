@@ -69,6 +69,7 @@ export function settingErrors(error: unknown, state: ViewState, fields: Field[])
     if (index >= 0) errors.filters.set(index, message);
     else errors.other = message;
   } else if (/^Invalid name/.test(message)) errors.name = message;
+  else if (/^Invalid (config|type)\b/.test(message)) errors.config = message;
   else if (code === 'invalid_parameters' && /search/i.test(message)) errors.search = message;
   else errors.other = message;
   return errors;

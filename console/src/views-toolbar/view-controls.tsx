@@ -32,7 +32,7 @@ export function ViewControls({ table, baseUrl, viewId, toolbar, queryError }: Vi
   const errors = settingErrors(saveError ?? queryError, toolbar.state, fields);
   return (
     <section className="view-controls" aria-label="View settings">
-      <ViewsBar tid={table.id} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} nameError={errors.name} onError={setSaveError} />
+      <ViewsBar tid={table.id} fields={fields} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} nameError={errors.name} configError={errors.config} onError={setSaveError} />
       <FilterToolbar fields={fields} state={toolbar.state} onChange={toolbar.change} errors={errors} />
       {errors.other && (
         <p className="form-error" role="alert">

@@ -26,7 +26,7 @@ export interface SavedView {
   id: number;
   name: string;
   type: string;
-  config: { columns?: string[] } | null;
+  config: ({ columns?: string[] } & Record<string, unknown>) | null;
   filters: FilterCondition[];
   order_by: string | null;
   order_dir: 'A' | 'D' | null;

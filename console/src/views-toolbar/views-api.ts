@@ -10,12 +10,18 @@ export function useViews(tid: number) {
   return useQuery({ queryKey: viewsKey(tid), queryFn: async () => (await unwrap(api.GET('/api/table/{tid}/views/list', { params: { path: { tid } } }))) as unknown as SavedView[] });
 }
 
+/** A view's layout: its type and config (a grid's config is the toolbar's columns). */
+export interface ViewLayout {
+  type: string;
+  config: Record<string, unknown>;
+}
+
 /** The body of views/create and view/update from the toolbar's state (session-only routes). */
-function viewBody(name: string, state: ViewState, isTableDefault: boolean) {
+function viewBody(name: string, state: ViewState, isTableDefault: boolean, layout?: ViewLayout) {
   return {
     name,
-    type: 'grid' as const,
-    config: { columns: state.columns },
+    type: layout?.type ?? 'grid',
+    config: layout && layout.type !== 'grid' ? layout.config : { columns: state.columns },
     filters: state.filters,
     order_by: state.orderBy,
     order_dir: state.orderBy ? state.orderDir : null,
@@ -23,12 +29,18 @@ function viewBody(name: string, state: ViewState, isTableDefault: boolean) {
   };
 }
 
-export async function createView(tid: number, name: string, state: ViewState, isTableDefault: boolean): Promise<SavedView> {
-  return (await unwrap(api.POST('/api/table/{tid}/views/create', { params: { path: { tid } }, body: viewBody(name, state, isTableDefault) as never }))) as unknown as SavedView;
+export async function createView(tid: number, name: string, state: ViewState, isTableDefault: boolean, layout?: ViewLayout): Promise<SavedView> {
+  return (await unwrap(api.POST('/api/table/{tid}/views/create', { params: { path: { tid } }, body: viewBody(name, state, isTableDefault, layout) as never }))) as unknown as SavedView;
 }
 
-export async function updateView(tid: number, vid: number, name: string, state: ViewState, isTableDefault: boolean): Promise<SavedView> {
-  return (await unwrap(api.POST('/api/table/{tid}/view/{vid}/update', { params: { path: { tid, vid } }, body: viewBody(name, state, isTableDefault) as never }))) as unknown as SavedView;
+/** Saves the toolbar's settings into a view; its layout (type and config) stays unless one is given. */
+export async function updateView(tid: number, vid: number, name: string, state: ViewState, isTableDefault: boolean, layout?: ViewLayout): Promise<SavedView> {
+  return (await unwrap(api.POST('/api/table/{tid}/view/{vid}/update', { params: { path: { tid, vid } }, body: viewBody(name, state, isTableDefault, layout) as never }))) as unknown as SavedView;
+}
+
+/** Changes only a view's layout config (its filters, sort and name stay as saved). */
+export async function updateViewConfig(tid: number, vid: number, config: Record<string, unknown>): Promise<SavedView> {
+  return (await unwrap(api.POST('/api/table/{tid}/view/{vid}/update', { params: { path: { tid, vid } }, body: { config } as never }))) as unknown as SavedView;
 }
 
 export async function setTableDefault(tid: number, vid: number, isTableDefault: boolean): Promise<SavedView> {

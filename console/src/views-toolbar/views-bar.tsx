@@ -1,6 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { Field } from '../api/types';
+import { configBody, configErrorKey, defaultConfig, type LayoutConfig, type LayoutType } from '../layouts/layout-config';
+import { LayoutConfigFields } from '../layouts/layout-config-fields';
+import { LayoutSettingsDialog } from '../layouts/layout-settings-dialog';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { createView, deleteView, setTableDefault, storeWidths, updateView, viewsKey } from './views-api';
@@ -8,6 +12,8 @@ import type { SavedView, ViewState } from './view-state';
 
 interface ViewsBarProps {
   tid: number;
+  /** The table's fields a layout's settings may name. */
+  fields: Field[];
   /** The table's address; a view's is `<base>/view/<vid>`. */
   baseUrl: string;
   views: SavedView[];
@@ -16,6 +22,8 @@ interface ViewsBarProps {
   dirty: boolean;
   /** The server's refusal of the name, shown on the name input. */
   nameError?: string;
+  /** The server's refusal of the new view's layout config (`Invalid config.<key>: …`), shown on that setting. */
+  configError?: string;
   /** A refused save: the caller puts it on the setting it names. */
   onError(error: unknown): void;
 }
@@ -23,11 +31,13 @@ interface ViewsBarProps {
 export const viewUrl = (baseUrl: string, vid: number) => (vid ? `${baseUrl}/view/${vid}` : baseUrl);
 
 /** Switch views; save the toolbar's settings as a new view or into the current one; rename, delete, set the table default. */
-export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, onError }: ViewsBarProps) {
+export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, nameError, configError, onError }: ViewsBarProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [asDefault, setAsDefault] = useState(false);
+  const [layout, setLayout] = useState<LayoutType>('grid');
+  const [config, setConfig] = useState<LayoutConfig>({});
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const saved = view && view.id !== 0 ? view : undefined;
@@ -61,7 +71,7 @@ export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, o
       </label>
       {dirty && <span className="view-dirty">Unsaved changes</span>}
       {saved && (
-        <Button isDisabled={!dirty || saving} onPress={() => run(async () => (await updateView(tid, saved.id, saved.name, state, saved.is_table_default), null))}>
+        <Button isDisabled={!dirty || saving} onPress={() => run(async () => (await updateView(tid, saved.id, saved.name, state, saved.is_table_default, { type: saved.type, config: saved.config ?? {} }), null))}>
           Save view
         </Button>
       )}
@@ -70,11 +80,13 @@ export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, o
         onSubmit={(event) => {
           event.preventDefault();
           void run(async () => {
-            const created = await createView(tid, name, state, asDefault);
+            const created = await createView(tid, name, state, asDefault, { type: layout, config: configBody(config) });
             // The new view keeps the column widths it was saved with (they live in this browser).
             storeWidths(tid, created.id, state.widths);
             setName('');
             setAsDefault(false);
+            setLayout('grid');
+            setConfig({});
             return created.id;
           });
         }}
@@ -88,6 +100,18 @@ export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, o
             </span>
           )}
         </label>
+        <LayoutConfigFields
+          idPrefix="new-view"
+          fields={fields}
+          type={layout}
+          config={config}
+          onTypeChange={(type) => {
+            setLayout(type);
+            setConfig(defaultConfig(type, fields));
+          }}
+          onConfigChange={setConfig}
+          error={configError ? { key: configErrorKey(configError) ?? 'type', message: configError } : null}
+        />
         <label className="checkbox-field">
           <input type="checkbox" checked={asDefault} onChange={(event) => setAsDefault(event.target.checked)} />
           Table default
@@ -101,6 +125,7 @@ export function ViewsBar({ tid, baseUrl, views, view, state, dirty, nameError, o
           <Button isDisabled={saving} onPress={() => run(async () => (await setTableDefault(tid, saved.id, !saved.is_table_default), null))}>
             {saved.is_table_default ? 'Unset table default' : 'Make table default'}
           </Button>
+          {saved.type !== 'grid' && <LayoutSettingsDialog tid={tid} fields={fields} view={saved} />}
           <Button variant="secondary" isDisabled={saving} onPress={() => setConfirmDelete(true)}>
             Delete view
           </Button>

@@ -1,0 +1,68 @@
+import { useDrag } from 'react-aria-components';
+import type { Field, TableRecord } from '../../api/types';
+import { Button } from '../../ui/button';
+import { recordDragType, recordTitle } from '../layout-data';
+import { RecordCardBody } from '../record-card';
+
+/** The drag also carries the card's lane (its option, '' for none): a drop on the same lane only reorders. */
+export const laneDragType = 'application/x-tabula-lane';
+
+export interface Lane {
+  /** The option's value; null for the lane of records without one. */
+  value: string | null;
+  label: string;
+}
+
+interface KanbanCardProps {
+  tid: number;
+  record: TableRecord;
+  lane: Lane;
+  lanes: Lane[];
+  imageFields: Field[];
+  shownFields: Field[];
+  onOpen(rid: number): void;
+  onMove(rid: number, lane: string | null): void;
+  /** Set when the lane is ordered by a number field and there is a card above (below). */
+  onMoveUp?(): void;
+  onMoveDown?(): void;
+}
+
+/** A card: dragged with the mouse onto another lane, or moved with its "Move to" select from the keyboard. */
+export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields, onOpen, onMove, onMoveUp, onMoveDown }: KanbanCardProps) {
+  const title = recordTitle(record);
+  // The drag carries the record id. Keyboard users have the select below (hasDragButton keeps
+  // react-aria's keyboard drag off the card, whose title button and select take the keys).
+  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), [laneDragType]: lane.value ?? '', 'text/plain': title }], hasDragButton: true });
+  return (
+    <div {...dragProps} className={`kanban-card${isDragging ? ' is-dragging' : ''}`} data-record-id={record.id}>
+      <RecordCardBody tid={tid} record={record} imageFields={imageFields} shownFields={shownFields} onOpen={onOpen} imageClass="kanban-image" />
+      <label className="card-move">
+        <span className="visually-hidden">Move {title} to lane</span>
+        <select
+          className="input input-small"
+          value={lane.value ?? ''}
+          onChange={(event) => {
+            const target = lanes.find((candidate) => (candidate.value ?? '') === event.target.value);
+            if (target && target.value !== lane.value) onMove(record.id, target.value);
+          }}
+        >
+          {lanes.map((option) => (
+            <option key={option.value ?? ''} value={option.value ?? ''}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {(onMoveUp || onMoveDown) && (
+        <div className="card-reorder">
+          <Button variant="quiet" isDisabled={!onMoveUp} onPress={onMoveUp} aria-label={`Move ${title} up`}>
+            ↑
+          </Button>
+          <Button variant="quiet" isDisabled={!onMoveDown} onPress={onMoveDown} aria-label={`Move ${title} down`}>
+            ↓
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import type { Table } from '../../api/types';
+import { ApiError } from '../../api/client';
+import type { SavedView } from '../../views-toolbar/view-state';
+import { useOpenRecord, useRecordWrite } from '../layout-data';
+import type { Lane } from './kanban-card';
+import { KanbanLane } from './kanban-lane';
+import { laneOrder } from './lane-order';
+
+interface KanbanViewProps {
+  table: Table;
+  view: SavedView;
+  body: Record<string, unknown>;
+}
+
+/** A kanban: one lane per option of the view's single-select field (and one for records without one). */
+export function KanbanView({ table, view, body }: KanbanViewProps) {
+  const openRecord = useOpenRecord();
+  const write = useRecordWrite(table.id);
+  const [moveError, setMoveError] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
+  const config = view.config ?? {};
+  const categoryField = table.fields.find((field) => field.id === config.categoryField);
+  if (!categoryField) return <p className="form-error" role="alert">This kanban&apos;s lane field no longer exists: choose another in its layout settings.</p>;
+  const lanes: Lane[] = [...(categoryField.options ?? []).map((option) => ({ value: option.value, label: option.value })), { value: null, label: `No ${categoryField.name}` }];
+  const shownFields = table.fields.filter((field) => field.id === config.secondaryField);
+  const imageFields = table.fields.filter((field) => field.type === 'file' && field.hidden !== 'always');
+  const order = laneOrder(table.fields, body, view);
+
+  /** Writes a card's new lane (undefined: it stays in its lane) and its place in the lane's order (when the view sorts by a number field). */
+  const move = async (rid: number, lane: string | null | undefined, orderValue?: number) => {
+    const data: Record<string, unknown> = {};
+    if (lane !== undefined) data[categoryField.id] = lane;
+    if (order && orderValue !== undefined) data[order.field.id] = orderValue;
+    if (!Object.keys(data).length) return;
+    setMoveError(null);
+    setMoving(lane === undefined ? `Reordering record ${rid}…` : `Moving record ${rid} to ${lane ?? `no ${categoryField.name}`}…`);
+    try {
+      await write(rid, data);
+      setMoving(null);
+    } catch (error) {
+      setMoving(null);
+      setMoveError(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+
+  return (
+    <div className="kanban">
+      <p className="visually-hidden" aria-live="polite">
+        {moving ?? ''}
+      </p>
+      {moveError && (
+        <p className="form-error" role="alert">
+          {moveError}
+        </p>
+      )}
+      <div className="kanban-lanes">
+        {lanes.map((lane) => (
+          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} order={order} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} />
+        ))}
+      </div>
+    </div>
+  );
+}

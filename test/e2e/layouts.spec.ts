@@ -1,0 +1,303 @@
+import type { Locator, Page, Request } from '@playwright/test';
+import { expect, expectAccessible, screenshot, signIn, test, type TabulaServer } from './tabula-server.js';
+
+/** A 1×1 PNG, uploaded through the API as a record's image. */
+const pixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+interface Made {
+  tableUrl: string;
+  tid: number;
+  ids: number[];
+}
+
+async function makeTable(tabula: TabulaServer, name: string, fields: unknown[], records: Record<string, unknown>[]): Promise<Made> {
+  const space = await tabula.api<{ id: number }>('/api/spaces/create', { name: `${name} space` });
+  const table = await tabula.api<{ id: number }>(`/api/space/${space.id}/tables/create`, { name, fields });
+  const created = await tabula.api<{ id: number }[]>(`/api/table/${table.id}/records/create_batch`, { records: records.map((data) => ({ data })) });
+  return { tableUrl: `${tabula.baseUrl}/space/${space.id}/table/${table.id}`, tid: table.id, ids: created.map((record) => record.id) };
+}
+
+const fieldOf = (tabula: TabulaServer, tid: number, rid: number, field: string) => async () => (await tabula.api<{ data: Record<string, unknown> }>(`/api/table/${tid}/record/${rid}/get`)).data[field];
+
+/** Names a new view and saves it with the layout settings chosen before. */
+async function saveNewView(page: Page, name: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'New view name' }).fill(name);
+  await page.getByRole('button', { name: 'Save as new view' }).click();
+}
+
+/**
+ * A mouse drag in steps, as a person drags: the page's native drag and drop (react-aria's
+ * useDrag / DropZone) sees dragstart, dragover and drop.
+ */
+async function dragOnto(page: Page, source: Locator, target: Locator, at: 'top' | 'end' = 'top'): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  await source.scrollIntoViewIfNeeded();
+  const from = (await source.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + 6, from.y + Math.min(from.height / 2, 12));
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, at === 'end' ? to.y + to.height - 12 : to.y + Math.min(to.height / 2, 40), { steps: 8 });
+  await page.mouse.up();
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('kanban: created from the console (a bad config refused on its setting), lanes with counts, drag and keyboard moves write the record, a card opens its record', async ({ page, tabula }) => {
+  const { tableUrl, tid, ids } = await makeTable(
+    tabula,
+    'Tasks',
+    [
+      { name: 'Name', type: 'text' },
+      { name: 'Stage', type: 'select', options: [{ value: 'todo' }, { value: 'doing' }, { value: 'done' }] },
+      { name: 'Notes', type: 'text' },
+    ],
+    [
+      { name: 'Alpha', stage: 'todo', notes: 'first' },
+      { name: 'Bravo', stage: 'todo', notes: 'second' },
+      { name: 'Charlie', stage: 'doing', notes: 'third' },
+      { name: 'Delta', notes: 'no stage' },
+    ],
+  );
+  const [alpha, bravo, charlie] = ids;
+  await signIn(page, tabula);
+  await page.goto(tableUrl);
+  await expect(page.getByText('4 records', { exact: true })).toBeVisible();
+
+  // No lane field: the server's refusal is shown on the setting.
+  await page.getByRole('combobox', { name: 'Layout', exact: true }).selectOption('kanban');
+  await page.getByRole('combobox', { name: 'Lane field' }).selectOption('');
+  await saveNewView(page, 'Board');
+  await expect(page.getByRole('combobox', { name: 'Lane field' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'config.categoryField' })).toBeVisible();
+  await screenshot(page, 'layouts-config-error');
+
+  await page.getByRole('combobox', { name: 'Lane field' }).selectOption({ label: 'Stage' });
+  await page.getByRole('combobox', { name: 'Card field' }).selectOption({ label: 'Notes' });
+  await saveNewView(page, 'Board');
+  await expect(page).toHaveURL(/\/view\/\d+$/);
+  const todo = page.getByRole('region', { name: /^todo/ });
+  const doing = page.getByRole('region', { name: /^doing/ });
+  await expect(todo.getByRole('button', { name: 'Alpha', exact: true })).toBeVisible();
+  await expect(todo.getByRole('heading')).toContainText('2 cards');
+  await expect(page.getByRole('region', { name: /^No Stage/ }).getByRole('button', { name: 'Delta', exact: true })).toBeVisible();
+  await expect(todo.getByText('Notes: first')).toBeVisible();
+  await screenshot(page, 'layouts-kanban');
+  await expectAccessible(page, 'the kanban');
+
+  // Drag Alpha onto "doing".
+  await dragOnto(page, todo.locator('.kanban-card', { hasText: 'Alpha' }), doing.locator('.kanban-scroll'));
+  await expect.poll(fieldOf(tabula, tid, alpha, 'stage')).toBe('doing');
+  await expect(doing.getByRole('button', { name: 'Alpha', exact: true })).toBeVisible();
+  await expect(doing.getByRole('heading')).toContainText('2 cards');
+
+  // The keyboard's way: Bravo's "Move to lane" select.
+  const move = page.getByRole('combobox', { name: 'Move Bravo to lane' });
+  await move.focus();
+  await move.selectOption('done');
+  await expect.poll(fieldOf(tabula, tid, bravo, 'stage')).toBe('done');
+  await expect(page.getByRole('region', { name: /^done/ }).getByRole('button', { name: 'Bravo', exact: true })).toBeVisible();
+
+  // Editing the layout: the card shows another field.
+  await page.getByRole('button', { name: 'Layout settings' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('combobox', { name: 'Lane field' }).selectOption('');
+  await dialog.getByRole('button', { name: 'Save layout' }).click();
+  await expect(dialog.getByRole('combobox', { name: 'Lane field' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByRole('alert').filter({ hasText: 'config.categoryField' })).toBeVisible();
+  await screenshot(page, 'layouts-settings-error');
+  await dialog.getByRole('combobox', { name: 'Lane field' }).selectOption({ label: 'Stage' });
+  await dialog.getByRole('combobox', { name: 'Card field' }).selectOption({ label: 'Name' });
+  await page.getByRole('button', { name: 'Save layout' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(doing.getByText('Name: Charlie')).toBeVisible();
+
+  // A card opens its record (the drawer reads ?record=).
+  await doing.getByRole('button', { name: 'Charlie', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?record=${charlie}$`));
+});
+
+test('kanban ordered by a number field: cards move up and down from the keyboard and are dropped where they land', async ({ page, tabula }) => {
+  const { tableUrl, tid, ids } = await makeTable(
+    tabula,
+    'Queue',
+    [
+      { name: 'Name', type: 'text' },
+      { name: 'Stage', type: 'select', options: [{ value: 'todo' }, { value: 'done' }] },
+      { name: 'Rank', type: 'number' },
+    ],
+    [
+      { name: 'Echo', stage: 'todo', rank: 1 },
+      { name: 'Foxtrot', stage: 'todo', rank: 2 },
+      { name: 'Golf', stage: 'todo', rank: 3 },
+    ],
+  );
+  const [echo, , golf] = ids;
+  await signIn(page, tabula);
+  await page.goto(tableUrl);
+  await page.getByLabel('Sort by').selectOption({ label: 'Rank' });
+  await page.getByRole('combobox', { name: 'Layout', exact: true }).selectOption('kanban');
+  await saveNewView(page, 'Queue board');
+  await expect(page).toHaveURL(/\/view\/\d+$/);
+  const todo = page.getByRole('region', { name: /^todo/ });
+  const titles = () => todo.locator('.card-title').allTextContents();
+  await expect.poll(titles).toEqual(['Echo', 'Foxtrot', 'Golf']);
+
+  await todo.getByRole('button', { name: 'Move Golf up' }).click();
+  await expect.poll(fieldOf(tabula, tid, golf, 'rank')).toBe(1.5);
+  await expect.poll(titles).toEqual(['Echo', 'Golf', 'Foxtrot']);
+  await expectAccessible(page, 'an ordered kanban');
+
+  // Echo dropped below the last card goes to the lane's end.
+  await dragOnto(page, todo.locator('.kanban-card', { hasText: 'Echo' }), todo.locator('.kanban-scroll'), 'end');
+  await expect.poll(fieldOf(tabula, tid, echo, 'rank')).toBe(3);
+  await expect.poll(titles).toEqual(['Golf', 'Foxtrot', 'Echo']);
+  expect(await fieldOf(tabula, tid, echo, 'stage')()).toBe('todo');
+});
+
+test('calendar: a month shows records on their days and loads only its range, drag and keyboard reschedule, week view, undated records aside', async ({ page, tabula }) => {
+  const now = new Date();
+  const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
+  const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  const nextMonth = now.getMonth() === 11 ? `${now.getFullYear() + 1}-01` : `${now.getFullYear()}-${String(now.getMonth() + 2).padStart(2, '0')}`;
+  const { tableUrl, tid, ids } = await makeTable(
+    tabula,
+    'Events',
+    [
+      { name: 'Name', type: 'text' },
+      { name: 'When', type: 'date' },
+      { name: 'Until', type: 'date' },
+    ],
+    [
+      { name: 'Kickoff', when: `${month}-10` },
+      { name: 'Review', when: `${month}-12`, until: `${month}-13` },
+      { name: 'Someday' },
+      { name: 'Later', when: `${nextMonth}-20` },
+      { name: 'Standup', when: today },
+    ],
+  );
+  const [kickoff, review] = ids;
+  const queries: string[] = [];
+  page.on('request', (request: Request) => {
+    if (request.url().endsWith('/records/query')) queries.push(request.postData() ?? '');
+  });
+  await signIn(page, tabula);
+  await page.goto(tableUrl);
+  await page.getByRole('combobox', { name: 'Layout', exact: true }).selectOption('calendar');
+  await page.getByRole('combobox', { name: 'Date field' }).selectOption({ label: 'When' });
+  await page.getByRole('combobox', { name: 'End field' }).selectOption({ label: 'Until' });
+  await saveNewView(page, 'Schedule');
+  await expect(page).toHaveURL(/\/view\/\d+$/);
+
+  const monthName = now.toLocaleString('en', { month: 'long', year: 'numeric' });
+  await expect(page.getByRole('heading', { name: monthName })).toBeVisible();
+  const day = (date: string) => page.locator(`td[data-day="${date}"]`);
+  await expect(day(`${month}-10`).getByRole('button', { name: 'Kickoff', exact: true })).toBeVisible();
+  await expect(day(`${month}-12`).getByRole('button', { name: 'Review', exact: true })).toBeVisible();
+  await expect(day(`${month}-13`).getByRole('button', { name: 'Review', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Later', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('complementary', { name: /Without When/ }).getByRole('button', { name: 'Someday', exact: true })).toBeVisible();
+  // The month's records were asked for by range (the start field between the first and last day shown).
+  expect(queries.some((body) => body.includes('"compare":">="') && body.includes('"column":"when"'))).toBe(true);
+  await screenshot(page, 'layouts-calendar-month');
+  await expectAccessible(page, 'the calendar month');
+
+  // Drag Kickoff onto the 20th.
+  await dragOnto(page, day(`${month}-10`).locator('.calendar-event', { hasText: 'Kickoff' }), day(`${month}-20`).locator('.calendar-drop'));
+  await expect.poll(fieldOf(tabula, tid, kickoff, 'when')).toBe(`${month}-20`);
+  await expect(day(`${month}-20`).getByRole('button', { name: 'Kickoff', exact: true })).toBeVisible();
+
+  // The keyboard's way: Review to the 5th (its end moves with it).
+  await day(`${month}-12`).getByRole('button', { name: 'Reschedule Review' }).click();
+  await page.getByLabel('New date').fill(`${month}-05`);
+  await page.getByLabel('New date').press('Enter');
+  await expect.poll(fieldOf(tabula, tid, review, 'when')).toBe(`${month}-05`);
+  expect(await fieldOf(tabula, tid, review, 'until')()).toBe(`${month}-06`);
+  await expect(day(`${month}-06`).getByRole('button', { name: 'Review', exact: true })).toBeVisible();
+
+  // An undated record dragged from the list aside onto a day gets that date.
+  const undated = page.getByRole('complementary', { name: /Without When/ });
+  await dragOnto(page, undated.locator('.calendar-event', { hasText: 'Someday' }), day(`${month}-15`).locator('.calendar-drop'));
+  await expect.poll(fieldOf(tabula, tid, ids[2], 'when')).toBe(`${month}-15`);
+  await expect(day(`${month}-15`).getByRole('button', { name: 'Someday', exact: true })).toBeVisible();
+  await expect(undated.getByText('Every record has a date.')).toBeVisible();
+
+  // The next month shows its own record; the week view shows seven days.
+  await page.getByRole('button', { name: 'Next month' }).click();
+  await expect(page.getByRole('button', { name: 'Later', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Today' }).click();
+  await page.getByRole('button', { name: 'Week', exact: true }).click();
+  await expect(page.getByRole('heading', { name: /^Week of / })).toBeVisible();
+  await expect(page.locator('td.calendar-day')).toHaveCount(7);
+  await expect(day(today).getByRole('button', { name: 'Standup', exact: true })).toBeVisible();
+  await screenshot(page, 'layouts-calendar-week');
+  await expectAccessible(page, 'the calendar week');
+});
+
+test('gallery: cards with the first image as a thumbnail, title and field', async ({ page, tabula }) => {
+  const { tableUrl, tid, ids } = await makeTable(
+    tabula,
+    'Photos',
+    [
+      { name: 'Name', type: 'text' },
+      { name: 'Picture', type: 'file' },
+      { name: 'Caption', type: 'text' },
+    ],
+    [
+      { name: 'Sunset', caption: 'red sky' },
+      { name: 'Blank', caption: 'nothing yet' },
+    ],
+  );
+  await tabula.api(`/api/table/${tid}/record/${ids[0]}/files/create`, { field_id: 'picture', name: 'pixel.png', type: 'image/png', data: pixelPng });
+  await signIn(page, tabula);
+  await page.goto(tableUrl);
+  await page.getByRole('combobox', { name: 'Layout', exact: true }).selectOption('gallery');
+  await page.getByRole('combobox', { name: 'Card field' }).selectOption({ label: 'Caption' });
+  await saveNewView(page, 'Wall');
+  await expect(page).toHaveURL(/\/view\/\d+$/);
+
+  const sunset = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Sunset', exact: true }) });
+  const image = sunset.getByRole('img', { name: 'pixel.png' });
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
+  await expect(sunset.getByText('Caption: red sky')).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Blank', exact: true }) }).getByText('No image')).toBeVisible();
+  await screenshot(page, 'layouts-gallery');
+  await expectAccessible(page, 'the gallery');
+  await sunset.getByRole('button', { name: 'Sunset', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?record=${ids[0]}$`));
+});
+
+test('gallery of 60 images: only the cards in sight ask for their image; scrolling brings the rest', async ({ page, tabula }) => {
+  const records = Array.from({ length: 60 }, (_, index) => ({ name: `Photo ${index + 1}`, picture: [{ data: pixelPng, name: `photo-${index + 1}.png`, type: 'image/png' }] }));
+  const { tableUrl } = await makeTable(
+    tabula,
+    'Album',
+    [
+      { name: 'Name', type: 'text' },
+      { name: 'Picture', type: 'file' },
+    ],
+    records,
+  );
+  const downloads = new Set<string>();
+  page.on('request', (request: Request) => {
+    if (request.url().includes('/files/download')) downloads.add(request.url());
+  });
+  await signIn(page, tabula);
+  await page.goto(tableUrl);
+  await page.getByRole('combobox', { name: 'Layout', exact: true }).selectOption('gallery');
+  await saveNewView(page, 'Album wall');
+  await expect(page).toHaveURL(/\/view\/\d+$/);
+  await expect(page.getByRole('img', { name: 'photo-1.png' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const first = downloads.size;
+  expect(first).toBeGreaterThan(0);
+  expect(first).toBeLessThan(60);
+
+  const scroller = page.locator('.gallery-scroll');
+  await expect(async () => {
+    await scroller.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await expect(page.getByRole('img', { name: 'photo-60.png' })).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await page.waitForLoadState('networkidle');
+  expect(downloads.size).toBeGreaterThan(first);
+});
