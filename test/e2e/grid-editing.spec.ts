@@ -102,6 +102,7 @@ test.describe('grid editing, paste and table settings', () => {
     await expect(page.getByRole('option', { name: 'Grace' })).toBeVisible();
     await page.getByLabel('Person, row 1', { exact: true }).selectOption({ label: 'Grace' });
     await screenshot(page, 'grid-lookup-picker');
+    await expectAccessible(page, 'the grid with the lookup picker open');
     await page.keyboard.press('Enter');
     await expect(cell(1, 'Person')).toHaveText('Grace');
     await (await edit(1, 'Due')).fill('2024-03-09');

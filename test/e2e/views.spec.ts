@@ -55,7 +55,20 @@ test('filter, sort, search and columns; save a view, reload and see it; switch v
   await page.getByRole('button', { name: 'Columns' }).click();
   await page.getByRole('checkbox', { name: 'Due' }).uncheck();
   await page.getByRole('button', { name: 'Move Amount left' }).click();
-  await page.getByLabel('Amount width').fill('120');
+  // Widths: Amount's header edge dragged 60 px narrower, then one arrow key step (10 px) back; kept in this browser.
+  const amountEdge = page.getByRole('separator', { name: 'Resize Amount' });
+  const before = Number(await amountEdge.getAttribute('aria-valuenow'));
+  const edge = (await amountEdge.boundingBox())!;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + edge.width / 2 - 30, edge.y + edge.height / 2, { steps: 3 });
+  await page.mouse.move(edge.x + edge.width / 2 - 60, edge.y + edge.height / 2, { steps: 3 });
+  await page.mouse.up();
+  await expect(amountEdge).toHaveAttribute('aria-valuenow', String(before - 60));
+  await amountEdge.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(amountEdge).toHaveAttribute('aria-valuenow', String(before - 50));
+  expect((await page.getByRole('columnheader', { name: /^Amount/ }).boundingBox())!.width).toBe(before - 50);
   await expect(page.getByRole('columnheader', { name: /^Due/ })).toHaveCount(0);
   await expect(page.getByRole('columnheader').nth(1)).toHaveText(/^Amount/);
   await screenshot(page, 'views-toolbar');
@@ -77,6 +90,7 @@ test('filter, sort, search and columns; save a view, reload and see it; switch v
   await expect.poll(() => cellText(page, 1, 'Name')).toBe('Juniper');
   await expect(page.getByRole('columnheader', { name: /^Due/ })).toHaveCount(0);
   await expect(page.getByRole('columnheader').nth(1)).toHaveText(/^Amount/);
+  await expect(page.getByRole('separator', { name: 'Resize Amount' })).toHaveAttribute('aria-valuenow', String(before - 50));
   await expect(page.getByText('Unsaved changes')).toHaveCount(0);
 
   // Search on top of the view.

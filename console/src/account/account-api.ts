@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap, type GetResult } from '../api/client';
-import { useMe } from '../api/queries';
+import { keys, useMe } from '../api/queries';
 
 export type AccountUser = GetResult<'/api/users/list'>[number];
 export type ApiKey = GetResult<'/api/keys/list'>[number];
@@ -23,6 +23,15 @@ export function useKeys() {
 
 export function useMembers(sid: number) {
   return useQuery({ queryKey: accountKeys.members(sid), queryFn: () => unwrap(api.GET('/api/space/{sid}/members/list', { params: { path: { sid } } })) });
+}
+
+/** Creates a space from a form's `name` (the owner only), then lists the spaces again. */
+export function useCreateSpace() {
+  const queryClient = useQueryClient();
+  return async (form: FormData) => {
+    await unwrap(api.POST('/api/spaces/create', { body: { name: String(form.get('name')) } }));
+    await queryClient.invalidateQueries({ queryKey: keys.spaces });
+  };
 }
 
 /** Whether the signed-in user owns the account (GET /api/auth/me's is_owner): owner pages are absent otherwise. */

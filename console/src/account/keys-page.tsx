@@ -4,7 +4,8 @@ import { api, unwrap } from '../api/client';
 import { useSpaces } from '../api/queries';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { ErrorState, LoadingState } from '../ui/states';
+import { actionsColumn, DataTable } from '../ui/data-table';
+import { QueryContent } from '../ui/query-content';
 import { accountKeys, useIsOwner, useKeys, useUsers, type ApiKey } from './account-api';
 import { AccountField, AccountForm } from './account-form';
 import { AccountPage } from './account-nav';
@@ -111,31 +112,10 @@ export function KeysPage() {
       </section>
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        {keys.isPending ? (
-          <LoadingState label="Loading keys" />
-        ) : keys.isError ? (
-          <ErrorState error={keys.error} />
-        ) : keys.data.length === 0 ? (
-          <p className="empty">No keys.</p>
-        ) : (
-          <table className="account-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                {owner && <th scope="col">User</th>}
-                <th scope="col">Access</th>
-                <th scope="col">Spaces</th>
-                <th scope="col">IP allow-list</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
+        <QueryContent query={keys} loading="Loading keys" empty="No keys.">
+          {(list) => (
+            <DataTable className="account-table" columns={['Name', 'Kind', owner && 'User', 'Access', 'Spaces', 'IP allow-list', 'Last used', 'Expires', actionsColumn]}>
+              {list.map((key) => (
                 <tr key={key.id}>
                   <td>{key.name}</td>
                   <td>{key.kind}</td>
@@ -152,9 +132,9 @@ export function KeysPage() {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        )}
+            </DataTable>
+          )}
+        </QueryContent>
       </section>
       <ConfirmDialog
         isOpen={revoking !== null}

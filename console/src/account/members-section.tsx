@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { ErrorState, LoadingState } from '../ui/states';
+import { actionsColumn, DataTable } from '../ui/data-table';
+import { QueryContent } from '../ui/query-content';
 import { useMe } from '../api/queries';
 import { accountKeys, useMembers, useUsers, type Member } from './account-api';
 import { AccountForm } from './account-form';
@@ -52,26 +53,10 @@ export function MembersSection({ sid }: { sid: number }) {
     <section aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
       <p className="field-hint">The account owner is an admin of every space without being listed.</p>
-      {members.isPending ? (
-        <LoadingState label="Loading members" />
-      ) : members.isError ? (
-        <ErrorState error={members.error} />
-      ) : members.data.length === 0 ? (
-        <p className="empty">No members yet.</p>
-      ) : (
-        <table className="account-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.map((member) => (
+      <QueryContent query={members} loading="Loading members" empty="No members yet.">
+        {(list) => (
+          <DataTable className="account-table" columns={['Name', 'E-mail', 'Role', actionsColumn]}>
+            {list.map((member) => (
               <tr key={member.user_id}>
                 <td>{member.name}</td>
                 <td>{member.email}</td>
@@ -89,9 +74,9 @@ export function MembersSection({ sid }: { sid: number }) {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      )}
+          </DataTable>
+        )}
+      </QueryContent>
       {error && (
         <p className="form-error" role="alert">
           {error}

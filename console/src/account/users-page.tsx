@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { Button } from '../ui/button';
-import { ErrorState, LoadingState } from '../ui/states';
+import { DataTable } from '../ui/data-table';
+import { QueryContent } from '../ui/query-content';
 import { accountKeys, useUsers } from './account-api';
 import { AccountField, AccountForm } from './account-form';
 import { AccountPage } from './account-nav';
@@ -36,28 +37,18 @@ export function UsersPage() {
       </section>
       <section aria-labelledby="users-heading">
         <h2 id="users-heading">Users of the account</h2>
-        {users.isPending ? (
-          <LoadingState label="Loading users" />
-        ) : users.isError ? (
-          <ErrorState error={users.error} />
-        ) : (
-          <table className="account-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => (
+        <QueryContent query={users} loading="Loading users">
+          {(list) => (
+            <DataTable className="account-table" columns={['Name', 'E-mail']}>
+              {list.map((user) => (
                 <tr key={user.id}>
                   <td>{user.name}</td>
                   <td>{user.email}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        )}
+            </DataTable>
+          )}
+        </QueryContent>
       </section>
     </AccountPage>
   );

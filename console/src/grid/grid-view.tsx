@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { withRecord } from '../record/record-drawer';
 import type { Field, Table } from '../api/types';
 import { CellEditor, type EditorExit } from './cell-editor';
+import { GridHeader } from './grid-header';
 import { inRange, rangeBetween } from './clipboard';
 import { FileCell } from './picker-editors';
 import { useGridClipboard } from './use-grid-clipboard';
@@ -51,6 +52,8 @@ interface GridViewProps {
   /** Visible field ids in order ([] or none: all); widths in pixels by field id. */
   columns?: string[];
   widths?: Record<string, number>;
+  /** A column resized at its header's edge (null: its automatic width again); without it, columns cannot be resized. */
+  onColumnResize?(fieldId: string, width: number | null): void;
 }
 
 /**
@@ -58,11 +61,14 @@ interface GridViewProps {
  * docs/decisions.md, "Console grid"): only the rows and columns in view exist, and only their
  * record pages are fetched.
  */
-export function GridView({ table, viewId, total, active, onActiveChange, scrollRef, query, columns: shownColumns, widths }: GridViewProps) {
+export function GridView({ table, viewId, total, active, onActiveChange, scrollRef, query, columns: shownColumns, widths: savedWidths, onColumnResize }: GridViewProps) {
   const fields = visibleFields(
     table.fields.filter((field) => field.hidden !== 'always'),
     shownColumns ?? [],
   );
+  // A column whose edge is being dragged takes its new width at once; it is kept when the drag ends.
+  const [resizing, setResizing] = useState<{ fieldId: string; width: number } | null>(null);
+  const widths = resizing ? { ...savedWidths, [resizing.fieldId]: resizing.width } : savedWidths;
   const scroller = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   // The sticky header row and row-number column are the virtualisers' padding: item starts
@@ -79,13 +85,13 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   });
   const virtualRows = rows.getVirtualItems();
   const virtualColumns = columns.getVirtualItems();
-  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1, query);
+  const window = useRecordWindow(table.id, viewId, virtualRows[0]?.index ?? 0, virtualRows.at(-1)?.index ?? -1, total, query);
   const [editing, setEditing] = useState<{ row: number; column: number; typed?: string } | null>(null);
   const { errors, pending, save } = useCellSave(table.id, window.replaceRecord);
   // The range's other corner (shift+arrows, shift+click); null: the range is the active cell.
   const [anchor, setAnchor] = useState<ActiveCell | null>(null);
   const range = active ? rangeBetween(anchor ?? active, active) : null;
-  const clipboard = useGridClipboard({ tid: table.id, viewId, fields, total, recordAt: window.recordAt, replaceRecord: window.replaceRecord });
+  const clipboard = useGridClipboard({ tid: table.id, fields, total, recordAt: window.recordAt, replaceRecord: window.replaceRecord, fetchRows: window.fetchRows });
   // Copy and paste reach the document (a focused grid is no editable context): served while the grid has the focus.
   const clipboardState = useRef({ range, editing: false, clipboard });
   clipboardState.current = { range, editing: false, clipboard };
@@ -220,22 +226,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
           if (event.target === grid.current && !active && total > 0) onActiveChange({ row: 0, column: 0 });
         }}
       >
-        <div role="rowgroup" className="grid-head">
-          <div role="row" aria-rowindex={1} className="grid-row grid-header-row" style={{ width }}>
-            <div role="columnheader" aria-colindex={1} className="grid-cell grid-corner" style={{ width: rowNumberWidth }}>
-              #
-            </div>
-            {virtualColumns.map((column) => {
-              const field = fields[column.index];
-              return (
-                <div key={field.id} role="columnheader" aria-colindex={column.index + 2} title={`${field.name} (${field.type})`} className="grid-cell grid-column-header" style={{ width: column.size, left: column.start }}>
-                  <span className="column-name">{field.name}</span>
-                  {column.size >= 160 && <span className="column-type">{field.type}</span>}
-                </div>
-              );
-            })}
-          </div>
-        </div>
+        <GridHeader fields={fields} columns={virtualColumns} width={width} rowNumberWidth={rowNumberWidth} onResize={onColumnResize} onResizing={setResizing} />
         <div role="rowgroup" className="grid-body">
           {virtualRows.map((item) => {
             const record = window.recordAt(item.index);

@@ -11,11 +11,12 @@ const maxPastedRows = 1000;
 
 interface GridClipboardOptions {
   tid: number;
-  viewId: number;
   fields: Field[];
   total: number;
   recordAt(row: number): TableRecord | undefined;
   replaceRecord(row: number, record: TableRecord): void;
+  /** Rows not fetched yet, under the grid's view and toolbar query. */
+  fetchRows(offset: number, limit: number): Promise<TableRecord[]>;
 }
 
 /**
@@ -24,7 +25,7 @@ interface GridClipboardOptions {
  * nothing is written. A block reaching past the last row is refused (add rows first): creating
  * records from a paste would be a second, separate write (docs/decisions.md, "Grid paste").
  */
-export function useGridClipboard({ tid, viewId, fields, total, recordAt, replaceRecord }: GridClipboardOptions) {
+export function useGridClipboard({ tid, fields, total, recordAt, replaceRecord, fetchRows }: GridClipboardOptions) {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<{ kind: 'error' | 'done'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -42,11 +43,11 @@ export function useGridClipboard({ tid, viewId, fields, total, recordAt, replace
     return formatTsv(rows);
   };
 
-  /** The records of rows top…top+count-1: those on loaded pages, the others with one records/query. */
+  /** The records of rows top…top+count-1: those fetched already, else one records/query. */
   const recordsFor = async (top: number, count: number): Promise<TableRecord[]> => {
     const known = Array.from({ length: count }, (_, index) => recordAt(top + index));
     if (known.every(Boolean)) return known as TableRecord[];
-    return unwrap(api.POST('/api/table/{tid}/records/query', { params: { path: { tid } }, body: { limit: count, offset: top, ...(viewId ? { view_id: viewId } : {}) } }));
+    return fetchRows(top, count);
   };
 
   const paste = async (text: string, at: { row: number; column: number }) => {

@@ -4,7 +4,8 @@ import { api, unwrap } from '../api/client';
 import { keys, useSpace, useTables } from '../api/queries';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { FormDialog } from '../ui/form-dialog';
-import { ErrorState, LoadingState } from '../ui/states';
+import { QueryContent } from '../ui/query-content';
+import { ErrorState } from '../ui/states';
 import { TextInput } from '../ui/text-input';
 
 /** A space: its tables by name, and "New table" (a table starts with one text field, Name). */
@@ -32,23 +33,19 @@ export function SpacePage() {
         </FormDialog>
       </div>
       <h2 className="section-title">Tables</h2>
-      {tables.isPending ? (
-        <LoadingState label="Loading tables" />
-      ) : tables.isError ? (
-        <ErrorState error={tables.error} />
-      ) : tables.data.length === 0 ? (
-        <p className="empty">No tables yet.</p>
-      ) : (
-        <ul className="card-list" aria-label="Tables">
-          {tables.data.map((table) => (
-            <li key={table.id}>
-              <Link className="card" to={`/space/${sid}/table/${table.id}`}>
-                <span className="card-title">{table.name}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryContent query={tables} loading="Loading tables" empty="No tables yet.">
+        {(list) => (
+          <ul className="card-list" aria-label="Tables">
+            {list.map((table) => (
+              <li key={table.id}>
+                <Link className="card" to={`/space/${sid}/table/${table.id}`}>
+                  <span className="card-title">{table.name}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryContent>
     </main>
   );
 }

@@ -1,21 +1,15 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
-import { keys, useSpaces } from '../api/queries';
-import { useIsOwner } from '../account/account-api';
+import { useSpaces } from '../api/queries';
+import { useCreateSpace, useIsOwner } from '../account/account-api';
 import { FormDialog } from '../ui/form-dialog';
-import { ErrorState, LoadingState } from '../ui/states';
+import { QueryContent } from '../ui/query-content';
 import { TextInput } from '../ui/text-input';
 
 /** Home: the spaces the user sees, by name. */
 export function SpacesPage() {
   const spaces = useSpaces();
   const owner = useIsOwner();
-  const queryClient = useQueryClient();
-  const createSpace = async (form: FormData) => {
-    await unwrap(api.POST('/api/spaces/create', { body: { name: String(form.get('name')) } }));
-    await queryClient.invalidateQueries({ queryKey: keys.spaces });
-  };
+  const createSpace = useCreateSpace();
   return (
     <main className="page">
       <div className="page-header">
@@ -27,23 +21,19 @@ export function SpacesPage() {
           </FormDialog>
         )}
       </div>
-      {spaces.isPending ? (
-        <LoadingState label="Loading spaces" />
-      ) : spaces.isError ? (
-        <ErrorState error={spaces.error} />
-      ) : spaces.data.length === 0 ? (
-        <p className="empty">No spaces yet.</p>
-      ) : (
-        <ul className="card-list" aria-label="Spaces">
-          {spaces.data.map((space) => (
-            <li key={space.id}>
-              <Link className="card" to={`/space/${space.id}`}>
-                <span className="card-title">{space.name}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryContent query={spaces} loading="Loading spaces" empty="No spaces yet.">
+        {(list) => (
+          <ul className="card-list" aria-label="Spaces">
+            {list.map((space) => (
+              <li key={space.id}>
+                <Link className="card" to={`/space/${space.id}`}>
+                  <span className="card-title">{space.name}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryContent>
     </main>
   );
 }

@@ -4,7 +4,8 @@ import { Link, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { countKey, keys, useRecordCount, useSpace, useTable } from '../api/queries';
 import { GridView, type ActiveCell } from '../grid/grid-view';
-import { pageSize, recordPageKey } from '../grid/record-window';
+import { cachedRecordAt, putCreatedRecord } from '../grid/record-spans';
+import { usePrefetchFirstRows } from '../grid/record-window';
 import type { TableRecord } from '../api/types';
 import { ExportButton } from '../import-export/export-button';
 import { ImportDialog } from '../import-export/import-dialog';
@@ -31,6 +32,8 @@ export function TablePage() {
   useLiveTable(tid);
   const toolbar = useViewToolbar(tid, viewId);
   const count = useRecordCount(tid, toolbar.queryBody);
+  // A grid's first rows are asked for beside the count (a layout view asks for its own; a saved view's type is known once the views are read).
+  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart, !isLayoutView(toolbar.view) && !(viewId !== 0 && toolbar.views.isPending));
   const queryClient = useQueryClient();
   const [active, setActive] = useState<ActiveCell | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -49,10 +52,9 @@ export function TablePage() {
     setActionError(null);
     try {
       const created = (await unwrap(api.POST('/api/table/{tid}/records/create', { params: { path: { tid } }, body: { data: {} } }))) as TableRecord;
-      // The new record is last in id order: put it on its page at once, then count again.
+      // The new record is last in id order: put it in its row at once, then count again.
       const row = total;
-      const page = Math.floor(row / pageSize);
-      queryClient.setQueryData<TableRecord[]>(recordPageKey(tid, viewId, page, toolbar.queryKeyPart), (records) => [...(records ?? []), created]);
+      putCreatedRecord(queryClient, tid, viewId, toolbar.queryKeyPart, row, created);
       queryClient.setQueryData(countKey(tid, toolbar.queryBody), { ...count.data!, count: total + 1, total: (count.data?.total ?? total) + 1 });
       setActive({ row, column: 0 });
       requestAnimationFrame(() => scrollToRow.current(row));
@@ -61,7 +63,7 @@ export function TablePage() {
       setActionError(error instanceof ApiError ? error.message : String(error));
     }
   };
-  const activeRecord = active ? queryClient.getQueryData<TableRecord[]>(recordPageKey(tid, viewId, Math.floor(active.row / pageSize), toolbar.queryKeyPart))?.[active.row % pageSize] : undefined;
+  const activeRecord = active ? cachedRecordAt(queryClient, tid, viewId, toolbar.queryKeyPart, active.row) : undefined;
   const deleteRow = async () => {
     if (!activeRecord) return;
     setActionError(null);
@@ -125,7 +127,7 @@ export function TablePage() {
       ) : count.isPending ? (
         <LoadingState label="Counting records" />
       ) : (
-        <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} />
+        <GridView table={table.data} viewId={viewId} total={total} active={active} onActiveChange={setActive} scrollRef={registerScroll} query={toolbar.queryBody} columns={toolbar.state.columns} widths={toolbar.state.widths} onColumnResize={toolbar.resizeColumn} />
       )}
     </main>
   );

@@ -8,6 +8,7 @@ import type { Field, Table } from '../api/types';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { DataTable } from '../ui/data-table';
 import { ErrorState, LoadingState } from '../ui/states';
 import { FieldDialog, fieldTypeLabels } from './field-dialog';
 
@@ -124,37 +125,26 @@ export function TableSettingsPage() {
 
       <section className="settings-section" aria-labelledby="settings-fields">
         <h2 id="settings-fields">Fields</h2>
-        <table className="settings-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Type</th>
-              <th scope="col">Settings</th>
-              <th scope="col">Actions</th>
+        <DataTable className="settings-table" columns={['Name', 'Slug', 'Type', 'Settings', 'Actions']}>
+          {current.fields.map((field) => (
+            <tr key={field.id}>
+              <td>{field.name}</td>
+              <td>
+                <code>{field.id}</code>
+              </td>
+              <td>{fieldTypeLabels[field.type] ?? field.type}</td>
+              <td>{describeField(field, tables.data?.find((item) => item.id === field.table_id)?.name)}</td>
+              <td>
+                <Button variant="quiet" aria-label={`Edit field ${field.name}`} onPress={() => setFieldDialog({ field })}>
+                  Edit
+                </Button>
+                <Button variant="quiet" aria-label={`Delete field ${field.name}`} onPress={() => setDeletingField(field)}>
+                  Delete
+                </Button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {current.fields.map((field) => (
-              <tr key={field.id}>
-                <td>{field.name}</td>
-                <td>
-                  <code>{field.id}</code>
-                </td>
-                <td>{fieldTypeLabels[field.type] ?? field.type}</td>
-                <td>{describeField(field, tables.data?.find((item) => item.id === field.table_id)?.name)}</td>
-                <td>
-                  <Button variant="quiet" aria-label={`Edit field ${field.name}`} onPress={() => setFieldDialog({ field })}>
-                    Edit
-                  </Button>
-                  <Button variant="quiet" aria-label={`Delete field ${field.name}`} onPress={() => setDeletingField(field)}>
-                    Delete
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
         <p>
           <Button variant="secondary" onPress={() => setFieldDialog({})}>
             Add field
@@ -167,31 +157,21 @@ export function TableSettingsPage() {
         {indexes.length === 0 ? (
           <p>No indexes yet: Tabula makes them as views and repeated queries ask for them.</p>
         ) : (
-          <table className="settings-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Fields</th>
-                <th scope="col">Origin</th>
-                <th scope="col">Reason</th>
+          <DataTable className="settings-table" columns={['Name', 'Fields', 'Origin', 'Reason']}>
+            {indexes.map((index) => (
+              <tr key={index.name}>
+                <td>
+                  <code>{index.name}</code>
+                </td>
+                <td>
+                  {index.fields.map(fieldName).join(', ')}
+                  {index.direction ? ` (${index.direction})` : ''}
+                </td>
+                <td>{index.origin}</td>
+                <td>{index.reason ?? ''}</td>
               </tr>
-            </thead>
-            <tbody>
-              {indexes.map((index) => (
-                <tr key={index.name}>
-                  <td>
-                    <code>{index.name}</code>
-                  </td>
-                  <td>
-                    {index.fields.map(fieldName).join(', ')}
-                    {index.direction ? ` (${index.direction})` : ''}
-                  </td>
-                  <td>{index.origin}</td>
-                  <td>{index.reason ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </section>
 

@@ -161,26 +161,6 @@ export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbar
                 <Button variant="quiet" aria-label={`Move ${field.name} right`} isDisabled={position < 0 || position >= shown.length - 1} onPress={() => setColumns(swap(shown, position, position + 1))}>
                   →
                 </Button>
-                <label className="column-width">
-                  <span>Width</span>
-                  <input
-                    className="input"
-                    type="number"
-                    min={60}
-                    max={800}
-                    step={10}
-                    aria-label={`${field.name} width`}
-                    value={state.widths[field.id] ?? ''}
-                    placeholder="auto"
-                    onChange={(event) => {
-                      const widths = { ...state.widths };
-                      const width = Number(event.target.value);
-                      if (event.target.value && width >= 40) widths[field.id] = width;
-                      else delete widths[field.id];
-                      onChange({ ...state, widths });
-                    }}
-                  />
-                </label>
               </li>
             ))}
         </ul>
@@ -208,12 +188,24 @@ function FilterValueInput({ index, field, filter, error, onChange }: { index: nu
     );
   }
   // Suggestions: date tokens for dates, @me for users, the options of a select (free text is still accepted: -3d, an e-mail…).
+  // What was typed, while it still means the filter's value: "250." stays as typed (its value is 250) so that "250.5" can follow.
+  const [draft, setDraft] = useState<string | null>(null);
+  const shown = draft !== null && filterValue(field, draft) === filter.value ? draft : filter.value === undefined || filter.value === null ? '' : String(filter.value);
   const suggestions =
     field?.type === 'date' || field?.type === 'datetime' ? dateTokens : field?.type === 'user' ? ['@me'] : field?.type === 'select' ? (field.options ?? []).map((option) => option.value) : [];
   const listId = suggestions.length ? `filter-suggestions-${index}` : undefined;
   return (
     <>
-      <input {...common} list={listId} value={filter.value === undefined || filter.value === null ? '' : String(filter.value)} placeholder={field?.type === 'date' ? 'YYYY-MM-DD, today, -7d…' : field?.type === 'user' ? '@me or an e-mail' : 'Value'} onChange={(event) => onChange(filterValue(field, event.target.value))} />
+      <input
+        {...common}
+        list={listId}
+        value={shown}
+        placeholder={field?.type === 'date' ? 'YYYY-MM-DD, today, -7d…' : field?.type === 'user' ? '@me or an e-mail' : 'Value'}
+        onChange={(event) => {
+          setDraft(event.target.value);
+          onChange(filterValue(field, event.target.value));
+        }}
+      />
       {listId && (
         <datalist id={listId}>
           {suggestions.map((suggestion) => (

@@ -41,7 +41,12 @@ export function useViewToolbar(tid: number, viewId: number) {
     if (JSON.stringify(next.widths) !== JSON.stringify(state.widths)) storeWidths(tid, viewId, next.widths);
     setState(next);
   };
-  return { views, view, state, change, dirty: !!view && view.id !== 0 && !unchanged, queryBody: settledBody, queryKeyPart: settledJson };
+  /** A column's width from the grid's header (null: automatic again), kept in this browser for this table and view. */
+  const resizeColumn = (fieldId: string, width: number | null) => {
+    const { [fieldId]: _previous, ...widths } = state.widths;
+    change({ ...state, widths: width === null ? widths : { ...widths, [fieldId]: width } });
+  };
+  return { views, view, state, change, resizeColumn, dirty: !!view && view.id !== 0 && !unchanged, queryBody: settledBody, queryKeyPart: settledJson };
 }
 
 /**

@@ -7,7 +7,7 @@ import { LayoutConfigFields } from '../layouts/layout-config-fields';
 import { LayoutSettingsDialog } from '../layouts/layout-settings-dialog';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { createView, deleteView, setTableDefault, updateView, viewsKey } from './views-api';
+import { createView, deleteView, setTableDefault, storeWidths, updateView, viewsKey } from './views-api';
 import type { SavedView, ViewState } from './view-state';
 
 interface ViewsBarProps {
@@ -81,6 +81,8 @@ export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, name
           event.preventDefault();
           void run(async () => {
             const created = await createView(tid, name, state, asDefault, { type: layout, config: configBody(config) });
+            // The new view keeps the column widths it was saved with (they live in this browser).
+            storeWidths(tid, created.id, state.widths);
             setName('');
             setAsDefault(false);
             setLayout('grid');
