@@ -23,14 +23,14 @@ describe('patchRecordIn', () => {
 describe('staysExactAfterUpdate', () => {
   const fields = new Set(['amount']);
   it('keeps the unfiltered grid pages and counts, and those filtered or sorted by other fields', () => {
-    expect(staysExactAfterUpdate(['table', 1, 'records', 'page', 0, '{}', 0], fields)).toBe(true);
-    expect(staysExactAfterUpdate(['table', 1, 'records', 'page', 0, '{"order_by":"name","order_dir":"A"}', 0], fields)).toBe(true);
+    expect(staysExactAfterUpdate(['table', 1, 'records', 'window', 0, '{}', 0, 150], fields)).toBe(true);
+    expect(staysExactAfterUpdate(['table', 1, 'records', 'window', 0, '{"order_by":"name","order_dir":"A"}', 0, 150], fields)).toBe(true);
     expect(staysExactAfterUpdate(['table', 1, 'records', 'count'], fields)).toBe(true);
   });
   it('refetches lists filtered, sorted or searched by a changed field, saved views and shapes it does not know', () => {
-    expect(staysExactAfterUpdate(['table', 1, 'records', 'page', 0, '{"order_by":"amount","order_dir":"A"}', 0], fields)).toBe(false);
-    expect(staysExactAfterUpdate(['table', 1, 'records', 'page', 0, '{"search":"x"}', 0], fields)).toBe(false);
-    expect(staysExactAfterUpdate(['table', 1, 'records', 'page', 3, '{"view_id":3}', 0], fields)).toBe(false);
+    expect(staysExactAfterUpdate(['table', 1, 'records', 'window', 0, '{"order_by":"amount","order_dir":"A"}', 0, 150], fields)).toBe(false);
+    expect(staysExactAfterUpdate(['table', 1, 'records', 'window', 0, '{"search":"x"}', 0, 150], fields)).toBe(false);
+    expect(staysExactAfterUpdate(['table', 1, 'records', 'window', 3, '{"view_id":3}', 0, 150], fields)).toBe(false);
     expect(staysExactAfterUpdate(['table', 1, 'records', 'count', '{"filters":[{"column":"amount","compare":"gt","value":1}]}'], fields)).toBe(false);
     expect(staysExactAfterUpdate(['table', 1, 'records', 'kanban', 4, 'todo'], fields)).toBe(false);
   });
@@ -40,10 +40,10 @@ describe('applyChange', () => {
   it('patches an update into every cached list holding the record, and notes creates for a refetch', () => {
     const client = new QueryClient();
     client.setQueryData(['table', 1], { id: 1, title_field: 'name' });
-    client.setQueryData(['table', 1, 'records', 'page', 0, '{}', 0], [record(1, 'a'), record(2, 'b')]);
+    client.setQueryData(['table', 1, 'records', 'window', 0, '{}', 0, 150], [record(1, 'a'), record(2, 'b')]);
     const stale = freshStaleness();
     applyChange(client, 1, update(2, { name: 'renamed' }), stale);
-    const page = client.getQueryData<ReturnType<typeof record>[]>(['table', 1, 'records', 'page', 0, '{}', 0])!;
+    const page = client.getQueryData<ReturnType<typeof record>[]>(['table', 1, 'records', 'window', 0, '{}', 0, 150])!;
     expect(page[1]).toMatchObject({ title: 'renamed', updated_at: '2026-11-26 10:00:00', data: { name: 'renamed', amount: 2 } });
     expect(stale.allRecords).toBe(false);
     expect([...stale.updatedFields]).toEqual(['name']);

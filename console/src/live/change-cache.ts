@@ -57,15 +57,15 @@ export function patchRecordIn(data: unknown, rid: number, patch: (record: TableR
 
 /**
  * Can a query still be right after updates of `fields`, once the updated records were patched in?
- * Only for the shapes whose query is in the key: the grid's pages (`records, 'page', 0, <query
- * JSON>, n`) and the counts (`records, 'count', <query JSON>?`) not filtered, sorted or searched by
+ * Only for the shapes whose query is in the key: the grid's window spans (`records, 'window', 0,
+ * <query JSON>, offset, limit`, see grid/record-spans.ts) and the counts (`records, 'count', <query JSON>?`) not filtered, sorted or searched by
  * a changed field nor naming a saved view (whose settings the key does not hold). Every other
  * shape is refetched: a refetch is always right.
  */
 export function staysExactAfterUpdate(key: QueryKey, fields: ReadonlySet<string>): boolean {
   const [kind, second, third] = key.slice(3);
   let queryJson: unknown;
-  if (kind === 'page' && second === 0) queryJson = third;
+  if (kind === 'window' && second === 0) queryJson = third;
   else if (kind === 'count') queryJson = second ?? '';
   else return false;
   if (typeof queryJson !== 'string') return false;
