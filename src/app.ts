@@ -25,12 +25,17 @@ import { changesRoutes } from './modules/changes/changes.routes.js';
 import { changeStreamRoutes } from './modules/changes/change-stream.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
+import { readinessRoutes } from './modules/health/readiness.routes.js';
+import { createReadiness } from './modules/health/readiness.service.js';
+import type { Lifecycle } from './shared/lifecycle.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   redisPrefix?: string;
   /** Serve the built web console from this folder (`tabula serve`); absent, the app is the API alone. */
   consoleDir?: string;
+  /** Shared with the graceful stop of `tabula serve`: draining turns `/readyz` to 503. */
+  lifecycle?: Lifecycle;
 }
 
 /** Management and auth bodies are small; record and file routes raise their own limit. */
@@ -73,6 +78,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
 
   app.get('/healthz', { config: { auth: 'public' }, schema: { tags: ['discovery'], response: { 200: Type.Object({ ok: Type.Literal(true) }) } } }, async () => ({ ok: true as const }));
+  await app.register(readinessRoutes(createReadiness({ database: container.database, lifecycle: options.lifecycle ?? { draining: false } })));
 
   await app.register(authRoutes(container.services));
   await app.register(usersRoutes(container.services));

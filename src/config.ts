@@ -66,6 +66,16 @@ export interface Config {
   readonly streamsPerKey: number;
   /** `TABULA_CONSOLE_DIR`: the built web console that `serve` serves; by default the package's own `console/dist`. */
   readonly consoleDir: string;
+  /** How long a background job's lease lasts unrenewed: a killed process's job moves on within about 1.5 times this (`TABULA_JOB_LEASE`, 1m). */
+  readonly jobLeaseMs: number;
+  /** Test hook (`TABULA_TEST_JOB_HOLD`): each background run holds its lease this long before working, so a test can kill it mid-job. */
+  readonly jobHoldBeforeRunMs: number;
+  /** On SIGTERM, how long requests in flight may take to finish before the process exits anyway (`TABULA_DRAIN_SECONDS`, 30). */
+  readonly drainMs: number;
+  /** `TABULA_METRICS=on` serves Prometheus metrics at `GET /metrics`. */
+  readonly metrics: boolean;
+  /** `TABULA_METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | null;
 }
 
 /** Beside src/ and dist/ alike: both are one level below the package root. */
@@ -117,6 +127,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     purgeIntervalMs: parseDuration(env.TABULA_PURGE_INTERVAL ?? '1h'),
     streamsPerKey: parsePositiveInteger('TABULA_STREAMS_PER_KEY', env.TABULA_STREAMS_PER_KEY ?? '20'),
     consoleDir: path.resolve(env.TABULA_CONSOLE_DIR || defaultConsoleDir),
+    jobLeaseMs: parsePositiveDuration('TABULA_JOB_LEASE', env.TABULA_JOB_LEASE ?? '1m'),
+    jobHoldBeforeRunMs: parseDuration(env.TABULA_TEST_JOB_HOLD ?? '0s'),
+    drainMs: parsePositiveInteger('TABULA_DRAIN_SECONDS', env.TABULA_DRAIN_SECONDS ?? '30') * 1000,
+    metrics: parseSwitch('TABULA_METRICS', env.TABULA_METRICS ?? 'off'),
+    metricsToken: env.TABULA_METRICS_TOKEN || null,
   });
 }
 
