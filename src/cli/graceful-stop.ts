@@ -9,7 +9,6 @@ import type { Lifecycle } from '../shared/lifecycle.js';
  * connections get 503; background jobs stop after the item in hand and hand their leases back;
  * then the database closes and the process exits 0. Requests still running after `drainMs` are
  * cut off (their connections closed) and the process exits anyway, still 0: the stop was asked for.
- * A second signal during the drain is ignored (the signal handlers are `once`).
  */
 export async function stopGracefully(options: { app: App; container: Container; lifecycle: Lifecycle; drainMs: number; stopBackground: () => Promise<void> }): Promise<never> {
   const { app, container, lifecycle } = options;

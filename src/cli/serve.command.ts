@@ -136,8 +136,17 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
         await background.stop();
       },
     });
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  // A second SIGTERM during the drain changes nothing (a supervisor repeating itself); a second
+  // SIGINT (Ctrl-C again at a terminal) means "now": the process exits without waiting.
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) {
+      stopping = true;
+      void shutdown();
+    } else if (signal === 'SIGINT') process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
