@@ -7,6 +7,7 @@ import { loadConsole } from './http/console.js';
 import { registerCors } from './http/cors.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerMetrics } from './http/metrics.plugin.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
 import { registerUnreadBodyDiscard } from './http/request-body.js';
@@ -27,6 +28,7 @@ import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
 import { readinessRoutes } from './modules/health/readiness.routes.js';
 import { createReadiness } from './modules/health/readiness.service.js';
+import { createMetrics } from './modules/health/metrics.service.js';
 import type { Lifecycle } from './shared/lifecycle.js';
 
 export interface AppOptions {
@@ -55,6 +57,8 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
 
   registerValidators(app);
   registerJsonBodyParser(app);
+  // First, so that its hook counts every answer, refusals by later hooks included.
+  if (container.config.metrics) registerMetrics(app, createMetrics({ database: container.database, jobs: container.services.jobs }), container.config.metricsToken);
   // The console's page answers the GETs no route takes outside /api/, /docs and /healthz (client-side routes).
   const consolePage = options.consoleDir ? loadConsole(options.consoleDir) : null;
   if (options.consoleDir && !consolePage) app.log.warn(`The web console is not built (no ${options.consoleDir}/index.html): run npm run build. Serving the API alone.`);
