@@ -89,8 +89,9 @@ export const runServe = defineCommand(
     options: {
       port: { type: 'string', value: 'PORT', help: 'the TCP port (default 8080, or PORT; 0 picks a free one)' },
       host: { type: 'string', value: 'HOST', help: 'the address to listen on (default 127.0.0.1, or HOST; 0.0.0.0 for every interface)' },
+      processes: { type: 'string', value: 'N', help: 'worker processes sharing the port (default 1, or TABULA_PROCESSES; auto = one per core)' },
     },
-    examples: ['tabula serve --port 8080 --data /var/lib/tabula', 'DATABASE_URL=postgres://tabula@db.internal/tabula tabula serve --host 0.0.0.0'],
+    examples: ['tabula serve --port 8080 --data /var/lib/tabula', 'tabula serve --processes auto', 'DATABASE_URL=postgres://tabula@db.internal/tabula tabula serve --host 0.0.0.0'],
     json: false,
   },
   async (values) => {
@@ -101,9 +102,22 @@ export const runServe = defineCommand(
 /** How often `serve` puts in the log changes another process left queued (write-unit.ts). */
 const pendingSequenceIntervalMs = 1000;
 
-async function serve(values: { data?: string; port?: string; host?: string }): Promise<void> {
-  const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
-  await checkPortFree(config.host, config.port);
+async function serve(values: { data?: string; port?: string; host?: string; processes?: string }): Promise<void> {
+  const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host, processes: values.processes });
+  const { isClusterWorker, runClusterPrimary } = await import('./serve-cluster.js');
+  const worker = isClusterWorker();
+  if (!worker) await checkPortFree(config.host, config.port);
+  if (!worker && config.processes > 1) {
+    // Migrations and the first-run bootstrap happen here, once, before any worker exists.
+    const { createContainer } = await import('../container.js');
+    const container = await createContainer(config);
+    try {
+      await bootstrapFirstAccount(container);
+    } finally {
+      await container.close();
+    }
+    return runClusterPrimary(config, config.processes);
+  }
   // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
   const [{ createContainer }, { buildApp }, { startBackgroundJobs }, { stopGracefully }] = await Promise.all([
     import('../container.js'),
@@ -114,7 +128,7 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
   // The services log through the app's logger once it exists (automatic index decisions).
   let log: (level: 'info' | 'warn', message: string) => void = () => undefined;
   const container = await createContainer(config, { log: (level, message) => log(level, message) });
-  await bootstrapFirstAccount(container);
+  if (!worker) await bootstrapFirstAccount(container);
   const lifecycle = { draining: false };
   const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' }, consoleDir: config.consoleDir, lifecycle });
   log = (level, message) => app.log[level](message);
@@ -148,6 +162,8 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   await app.listen({ host: config.host, port: config.port });
+  // A worker's address is its primary's to announce, once all of them listen.
+  if (worker) return;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
