@@ -78,12 +78,13 @@ async function checkPortFree(host: string, port: number): Promise<void> {
 export const runServe = defineCommand(
   {
     name: 'serve',
-    synopsis: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data]',
+    synopsis: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--processes N|auto]',
     summary: 'start the HTTP server',
     description: [
       'Starts the HTTP server and prints "listening on http://HOST:PORT" once ready. Applies pending migrations first.',
       'On an empty database it creates an owner admin@localhost with a random password and an account key, prints them once',
       'and saves them to <data>/initial-credentials.json (mode 0600; an existing file is never overwritten).',
+      'SIGTERM drains it: requests in flight finish (up to TABULA_DRAIN_SECONDS), change streams end, then it exits 0.',
       'Configuration comes from the environment (see docs/operations.md); flags win.',
     ].join('\n'),
     options: {
