@@ -7,6 +7,7 @@ import { loadConsole } from './http/console.js';
 import { registerCors } from './http/cors.js';
 import { handleFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerMetrics } from './http/metrics.plugin.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.plugin.js';
 import { registerUnreadBodyDiscard } from './http/request-body.js';
@@ -25,12 +26,18 @@ import { changesRoutes } from './modules/changes/changes.routes.js';
 import { changeStreamRoutes } from './modules/changes/change-stream.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
+import { readinessRoutes } from './modules/health/readiness.routes.js';
+import { createReadiness } from './modules/health/readiness.service.js';
+import { createMetrics } from './modules/health/metrics.service.js';
+import type { Lifecycle } from './shared/lifecycle.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   redisPrefix?: string;
   /** Serve the built web console from this folder (`tabula serve`); absent, the app is the API alone. */
   consoleDir?: string;
+  /** Shared with the graceful stop of `tabula serve`: draining turns `/readyz` to 503. */
+  lifecycle?: Lifecycle;
 }
 
 /** Management and auth bodies are small; record and file routes raise their own limit. */
@@ -50,6 +57,8 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
 
   registerValidators(app);
   registerJsonBodyParser(app);
+  // First, so that its hook counts every answer, refusals by later hooks included.
+  if (container.config.metrics) registerMetrics(app, createMetrics({ database: container.database, jobs: container.services.jobs }), container.config.metricsToken);
   // The console's page answers the GETs no route takes outside /api/, /docs and /healthz (client-side routes).
   const consolePage = options.consoleDir ? loadConsole(options.consoleDir) : null;
   if (options.consoleDir && !consolePage) app.log.warn(`The web console is not built (no ${options.consoleDir}/index.html): run npm run build. Serving the API alone.`);
@@ -73,6 +82,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await registerRateLimit(app, { perMinute: container.config.rateLimitPerMinute, redisUrl: container.config.redisUrl, redisPrefix: options.redisPrefix ?? container.config.redisPrefix });
 
   app.get('/healthz', { config: { auth: 'public' }, schema: { tags: ['discovery'], response: { 200: Type.Object({ ok: Type.Literal(true) }) } } }, async () => ({ ok: true as const }));
+  await app.register(readinessRoutes(createReadiness({ database: container.database, lifecycle: options.lifecycle ?? { draining: false } })));
 
   await app.register(authRoutes(container.services));
   await app.register(usersRoutes(container.services));

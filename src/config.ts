@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
@@ -66,6 +67,18 @@ export interface Config {
   readonly streamsPerKey: number;
   /** `TABULA_CONSOLE_DIR`: the built web console that `serve` serves; by default the package's own `console/dist`. */
   readonly consoleDir: string;
+  /** How long a background job's lease lasts unrenewed: a killed process's job moves on within about 1.5 times this (`TABULA_JOB_LEASE`, 1m). */
+  readonly jobLeaseMs: number;
+  /** Test hook (`TABULA_TEST_JOB_HOLD`): each background run holds its lease this long before working, so a test can kill it mid-job. */
+  readonly jobHoldBeforeRunMs: number;
+  /** On SIGTERM, how long requests in flight may take to finish before the process exits anyway (`TABULA_DRAIN_SECONDS`, 30). */
+  readonly drainMs: number;
+  /** `TABULA_METRICS=on` serves Prometheus metrics at `GET /metrics`. */
+  readonly metrics: boolean;
+  /** `TABULA_METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | null;
+  /** `serve --processes N|auto` (`TABULA_PROCESSES`, 1): worker processes sharing the port; auto = one per core. */
+  readonly processes: number;
 }
 
 /** Beside src/ and dist/ alike: both are one level below the package root. */
@@ -75,6 +88,7 @@ export interface ConfigFlags {
   host?: string;
   port?: string | number;
   data?: string;
+  processes?: string;
 }
 
 /** Builds the frozen configuration from the environment; command-line flags win. */
@@ -117,6 +131,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     purgeIntervalMs: parseDuration(env.TABULA_PURGE_INTERVAL ?? '1h'),
     streamsPerKey: parsePositiveInteger('TABULA_STREAMS_PER_KEY', env.TABULA_STREAMS_PER_KEY ?? '20'),
     consoleDir: path.resolve(env.TABULA_CONSOLE_DIR || defaultConsoleDir),
+    jobLeaseMs: parsePositiveDuration('TABULA_JOB_LEASE', env.TABULA_JOB_LEASE ?? '1m'),
+    jobHoldBeforeRunMs: parseDuration(env.TABULA_TEST_JOB_HOLD ?? '0s'),
+    drainMs: parsePositiveInteger('TABULA_DRAIN_SECONDS', env.TABULA_DRAIN_SECONDS ?? '30') * 1000,
+    metrics: parseSwitch('TABULA_METRICS', env.TABULA_METRICS ?? 'off'),
+    metricsToken: env.TABULA_METRICS_TOKEN || null,
+    processes: parseProcesses(flags.processes ?? env.TABULA_PROCESSES ?? '1'),
   });
 }
 
@@ -131,6 +151,13 @@ function parseDatabaseUrl(raw: string | undefined): string | null {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1];
   const got = scheme ? `a ${scheme}: URL` : 'something that is not a URL';
   throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got ${got}; leave it unset to use SQLite in the data directory`);
+}
+
+function parseProcesses(raw: string): number {
+  if (raw === 'auto') return os.availableParallelism();
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 256) throw new Error(`--processes (TABULA_PROCESSES) must be a whole number from 1 to 256 or auto, got "${raw}"`);
+  return value;
 }
 
 function parsePort(raw: string | number): number {

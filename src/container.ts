@@ -25,6 +25,7 @@ import { createIndexesService } from './modules/tables/indexes.service.js';
 import { createAutomaticIndexes } from './modules/tables/automatic-indexes.js';
 import { createSavedViewReader, createViewsService } from './modules/views/views.service.js';
 import { createUsersService } from './modules/users/users.service.js';
+import { createJobRunner } from './modules/jobs/job-runner.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { createSecretBox } from './shared/secret-box.js';
 
@@ -62,7 +63,9 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   // An index a calendar view still needs stays: the views service, made later, answers.
   const neededBy: { find?: (tableId: number, index: { name: string; fields: string[] }) => Promise<string | null> } = {};
   const indexes = createIndexesService({ ...base, tables, neededBy });
-  const automaticIndexes = createAutomaticIndexes({ ...base, indexes, settings: config.automaticIndexes, log: options.log });
+  // Background work that must run in one process at a time across every process on the database.
+  const jobs = createJobRunner({ database, settings: { leaseMs: config.jobLeaseMs, holdBeforeRunMs: config.jobHoldBeforeRunMs } });
+  const automaticIndexes = createAutomaticIndexes({ ...base, indexes, settings: config.automaticIndexes, log: options.log, exclusive: jobs.runExclusive });
   const fields = createFieldsService({ ...withFiles, tables, indexes });
   // Under test, a records call that answers without confirming its cached metadata throws.
   // Deleted records take their comments along: the comments service, made after records, listens.
@@ -84,7 +87,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
+    services: { jobs, changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
     close: async () => {
       await changeFeed.close();
       // Changes still to sequence go to the log now; if that fails they stay queued (durable) for the next reader or server.

@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
 import type { FeedSettings } from '../src/modules/changes/change-feed.js';
 import type { Clock } from '../src/shared/clock.js';
+import type { Lifecycle } from '../src/shared/lifecycle.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestContext {
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   feed?: Partial<FeedSettings>;
   /** Serve a built web console from this folder, as `tabula serve` does. */
   consoleDir?: string;
+  /** Shared with `/readyz`, as `tabula serve` shares it with its graceful stop. */
+  lifecycle?: Lifecycle;
 }
 
 /** Options, or a function giving them when the app is built (for values known only then, like a free port). */
@@ -112,7 +115,7 @@ async function serveDatabase(database: TestDatabase, options: TestAppOptions): P
   };
   const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock, feed: options.feed });
   try {
-    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:`, consoleDir: options.consoleDir });
+    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:`, consoleDir: options.consoleDir, lifecycle: options.lifecycle });
     await app.ready();
     return {
       app,

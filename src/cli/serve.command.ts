@@ -3,16 +3,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import type { Container } from '../container.js';
-import type { ReclaimSchedule } from '../modules/files/reclaim.service.js';
-import type { PurgeSchedule } from '../modules/changes/retention-schedule.js';
 import { ConflictError, ErrorCode } from '../shared/errors.js';
 import { defineCommand } from './command-spec.js';
-
-/** The first scheduled sweep runs this long after start (or after one interval, if shorter). */
-const firstSweepDelayMs = 10_000;
-
-/** How often a process records its indexes' use and drops automatic indexes long unused. */
-const indexMaintenanceIntervalMs = 10 * 60_000;
 
 /** First run on an empty database: an owner `admin@localhost` and an account key, shown once. */
 async function bootstrapFirstAccount(container: Container): Promise<void> {
@@ -86,19 +78,21 @@ async function checkPortFree(host: string, port: number): Promise<void> {
 export const runServe = defineCommand(
   {
     name: 'serve',
-    synopsis: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data]',
+    synopsis: 'serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--processes N|auto]',
     summary: 'start the HTTP server',
     description: [
       'Starts the HTTP server and prints "listening on http://HOST:PORT" once ready. Applies pending migrations first.',
       'On an empty database it creates an owner admin@localhost with a random password and an account key, prints them once',
       'and saves them to <data>/initial-credentials.json (mode 0600; an existing file is never overwritten).',
+      'SIGTERM drains it: requests in flight finish (up to TABULA_DRAIN_SECONDS), change streams end, then it exits 0.',
       'Configuration comes from the environment (see docs/operations.md); flags win.',
     ].join('\n'),
     options: {
       port: { type: 'string', value: 'PORT', help: 'the TCP port (default 8080, or PORT; 0 picks a free one)' },
       host: { type: 'string', value: 'HOST', help: 'the address to listen on (default 127.0.0.1, or HOST; 0.0.0.0 for every interface)' },
+      processes: { type: 'string', value: 'N', help: 'worker processes sharing the port (default 1, or TABULA_PROCESSES; auto = one per core)' },
     },
-    examples: ['tabula serve --port 8080 --data /var/lib/tabula', 'DATABASE_URL=postgres://tabula@db.internal/tabula tabula serve --host 0.0.0.0'],
+    examples: ['tabula serve --port 8080 --data /var/lib/tabula', 'tabula serve --processes auto', 'DATABASE_URL=postgres://tabula@db.internal/tabula tabula serve --host 0.0.0.0'],
     json: false,
   },
   async (values) => {
@@ -109,74 +103,68 @@ export const runServe = defineCommand(
 /** How often `serve` puts in the log changes another process left queued (write-unit.ts). */
 const pendingSequenceIntervalMs = 1000;
 
-async function serve(values: { data?: string; port?: string; host?: string }): Promise<void> {
-  const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host });
-  await checkPortFree(config.host, config.port);
+async function serve(values: { data?: string; port?: string; host?: string; processes?: string }): Promise<void> {
+  const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host, processes: values.processes });
+  const { isClusterWorker, runClusterPrimary } = await import('./serve-cluster.js');
+  const worker = isClusterWorker();
+  if (!worker) await checkPortFree(config.host, config.port);
+  if (!worker && config.processes > 1) {
+    // Migrations and the first-run bootstrap happen here, once, before any worker exists.
+    const { createContainer } = await import('../container.js');
+    const container = await createContainer(config);
+    try {
+      await bootstrapFirstAccount(container);
+    } finally {
+      await container.close();
+    }
+    return runClusterPrimary(config, config.processes);
+  }
   // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
-  const [{ createContainer }, { buildApp }, { startReclaimSchedule }, { startPurgeSchedule }] = await Promise.all([
+  const [{ createContainer }, { buildApp }, { startBackgroundJobs }, { stopGracefully }] = await Promise.all([
     import('../container.js'),
     import('../app.js'),
-    import('../modules/files/reclaim.service.js'),
-    import('../modules/changes/retention-schedule.js'),
+    import('./background-jobs.js'),
+    import('./graceful-stop.js'),
   ]);
   // The services log through the app's logger once it exists (automatic index decisions).
   let log: (level: 'info' | 'warn', message: string) => void = () => undefined;
   const container = await createContainer(config, { log: (level, message) => log(level, message) });
-  await bootstrapFirstAccount(container);
-  const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' }, consoleDir: config.consoleDir });
+  if (!worker) await bootstrapFirstAccount(container);
+  const lifecycle = { draining: false };
+  const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' }, consoleDir: config.consoleDir, lifecycle });
   log = (level, message) => app.log[level](message);
-  let reclaim: ReclaimSchedule | undefined;
-  let purge: PurgeSchedule | undefined;
-  // Records which indexes served queries and drops automatic ones long unused.
-  const indexMaintenance = setInterval(() => {
-    container.services.automaticIndexes.maintain().catch((error: unknown) => app.log.error({ err: error }, 'index maintenance failed'));
-  }, indexMaintenanceIntervalMs);
-  indexMaintenance.unref();
   // Changes a stopped process left queued between its commit and its sequencer run (PostgreSQL).
   const sequencing = setInterval(() => {
     container.services.unit.sequencePending().catch((error: unknown) => app.log.error({ err: error }, 'sequencing queued changes failed'));
   }, pendingSequenceIntervalMs);
   sequencing.unref();
-  const shutdown = async () => {
-    clearInterval(indexMaintenance);
-    clearInterval(sequencing);
-    await container.services.automaticIndexes.recordUse().catch((error: unknown) => app.log.error({ err: error }, 'recording index use failed'));
-    // A sweep in progress stops after the file in hand; what it had claimed waits for the next sweep.
-    await reclaim?.stop();
-    await purge?.stop();
-    await app.close();
-    await container.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-  await app.listen({ host: config.host, port: config.port });
-  // TABULA_RECLAIM_INTERVAL=0s turns the schedule off (sweeps then come from `tabula files sweep`).
-  if (config.reclaimIntervalMs > 0) {
-    reclaim = startReclaimSchedule(container.services.reclaim, {
-      intervalMs: config.reclaimIntervalMs,
-      firstDelayMs: Math.min(firstSweepDelayMs, config.reclaimIntervalMs),
-      onReport: (report) => {
-        if (report.deleted + report.orphans + report.adopted + report.failed > 0) app.log.info({ reclaim: report }, 'reclaim sweep');
+  // Their first look comes a second or more after this, by when the server listens.
+  const background = startBackgroundJobs(container, app.log);
+  const shutdown = () =>
+    stopGracefully({
+      app,
+      container,
+      lifecycle,
+      drainMs: config.drainMs,
+      stopBackground: async () => {
+        clearInterval(sequencing);
+        await background.stop();
       },
-      onFailure: (file, error) => app.log.warn({ err: error, path: file.path }, 'reclaim sweep: file left for the next sweep'),
-      onError: (error) => app.log.error({ err: error }, 'reclaim sweep failed'),
     });
-  }
-  // TABULA_PURGE_INTERVAL=0s turns it off (purges then come from `tabula trash purge` and `tabula changes purge`).
-  if (config.purgeIntervalMs > 0) {
-    purge = startPurgeSchedule(
-      { purgeTrash: () => container.services.records.purgeTrash(), purgeChanges: () => container.services.changes.purgeExpired() },
-      {
-        intervalMs: config.purgeIntervalMs,
-        firstDelayMs: Math.min(firstSweepDelayMs, config.purgeIntervalMs),
-        onReport: (report) => {
-          if (report.trash + report.changes > 0) app.log.info({ purge: report }, `purged ${report.trash} trashed records and ${report.changes} changes (the log now starts after seq ${report.purgedThrough})`);
-        },
-        onError: (error) => app.log.error({ err: error }, 'scheduled purge failed'),
-      },
-    );
-  }
+  // A second SIGTERM during the drain changes nothing (a supervisor repeating itself); a second
+  // SIGINT (Ctrl-C again at a terminal) means "now": the process exits without waiting.
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) {
+      stopping = true;
+      void shutdown();
+    } else if (signal === 'SIGINT') process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  await app.listen({ host: config.host, port: config.port });
+  // A worker's address is its primary's to announce, once all of them listen.
+  if (worker) return;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

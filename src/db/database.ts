@@ -34,10 +34,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return (await import('./sqlite-database.js')).openSqlite(options.dataDir, bounds);
 }
 
-/** Applies pending migrations; safe to call from several processes (Kysely takes a lock). */
+/**
+ * Applies pending migrations; safe to call from several processes starting at once. On
+ * PostgreSQL Kysely takes an advisory lock. On SQLite its lock is in-process only, so two
+ * processes may both try: each migration is one transaction, the loser's rolls back ("table …
+ * already exists", or busy), and it looks again: nothing left to do, or the rest to apply.
+ */
 export async function migrateToLatest(database: Database): Promise<string[]> {
   const migrator = new Migrator({ db: database.db, provider: createMigrationProvider(database.dialect.name) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const applied: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    applied.push(...(results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName));
+    if (!error) return applied;
+    if (database.dialect.name !== 'sqlite' || attempt >= 5) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+  }
+}
+
+/** Migrations this build knows that the database has not run (a process started before `tabula migrate` of a newer build has none). */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider: createMigrationProvider(database.dialect.name) });
+  return (await migrator.getMigrations()).filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }

@@ -25,6 +25,23 @@ interface Waiting {
  *   readers' business): waiting never eats into it.
  * The cheap calls (gets, writes, management) never pass through here.
  */
+/** Every gate of this process (one per open database), weakly held so a closed database's goes: for `/metrics`. */
+const liveGates = new Set<WeakRef<QueryGate>>();
+
+/** Record-query slots of this process in use and queries waiting for one, over every gate. */
+export function queryGateOccupancy(): { busy: number; queued: number } {
+  const total = { busy: 0, queued: 0 };
+  for (const reference of liveGates) {
+    const gate = reference.deref();
+    if (!gate) liveGates.delete(reference);
+    else {
+      total.busy += gate.busy;
+      total.queued += gate.queued;
+    }
+  }
+  return total;
+}
+
 export class QueryGate {
   private running = 0;
   /** Per account and per key (`account/key`): queries running and waiting, and when the last one started. */
@@ -36,7 +53,17 @@ export class QueryGate {
     readonly share: number,
     readonly slots: number,
     private readonly queueTimeoutMs: number,
-  ) {}
+  ) {
+    liveGates.add(new WeakRef(this));
+  }
+
+  get busy(): number {
+    return this.running;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
+  }
 
   /** Runs `task` in a slot; the slot is held until the promise `task` returns settles. */
   async run<T>(caller: QueryCaller, task: () => Promise<T>): Promise<T> {

@@ -154,6 +154,23 @@ export interface SystemSchema {
     actor_name: string;
     payload_json: string;
   };
+  job_leases: {
+    name: string;
+    /** The process running the job now (`host:pid:random`); null between runs. */
+    holder: string | null;
+    expires_at: string | null;
+    next_run_at: string | null;
+    runs: Generated<number>;
+  };
+  job_runs: {
+    id: Generated<number>;
+    job: string;
+    holder: string;
+    started_at: string;
+    finished_at: string | null;
+    /** `done`, `failed`, or `handed back` (stopped before it finished; the next holder runs it again). */
+    outcome: string | null;
+  };
   change_log_state: { id: number; purged_through: number | string };
   record_trash: {
     table_id: number;

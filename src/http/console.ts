@@ -25,7 +25,7 @@ const assetCacheControl = 'public, max-age=31536000, immutable';
 const topLevelCacheControl = 'public, max-age=3600';
 
 /** Paths that are never the console's: the API, its documentation, health, and the assets (a missing one is a 404). */
-const reservedPrefixes = ['/api', '/docs', '/healthz', '/assets'];
+const reservedPrefixes = ['/api', '/docs', '/healthz', '/readyz', '/metrics', '/assets'];
 
 function isReserved(pathname: string): boolean {
   return reservedPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));

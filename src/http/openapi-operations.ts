@@ -16,6 +16,7 @@ export interface OperationDescription {
 
 export const operations: Readonly<Record<string, OperationDescription>> = {
   'GET /healthz': { operationId: 'getHealth', summary: 'Tell whether the process is up (no authentication, never rate limited)' },
+  'GET /readyz': { operationId: 'getReadiness', summary: 'Tell whether this process should get traffic: database answering, migrations applied, not stopping (no authentication)' },
   'GET /api/openapi.json': { operationId: 'getOpenApiDocument', summary: 'This OpenAPI document (no authentication, never rate limited)' },
 
   'POST /api/auth/login': { operationId: 'login', summary: 'Log in with email and password; sets the tabula_session cookie' },

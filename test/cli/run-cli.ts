@@ -341,3 +341,23 @@ export async function executeOnDatabase(cli: Cli, statement: string): Promise<vo
     db.close();
   }
 }
+
+/** One query straight on a command line's test database (reading what the servers wrote); its rows. */
+export async function queryDatabase<T = Record<string, unknown>>(cli: Cli, statement: string): Promise<T[]> {
+  if (cli.database.databaseUrl) {
+    const client = new pg.Client({ connectionString: cli.database.databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(statement)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Sqlite(path.join(cli.dataDir, 'tabula.db'), { readonly: true });
+  try {
+    db.pragma('busy_timeout = 10000');
+    return db.prepare(statement).all() as T[];
+  } finally {
+    db.close();
+  }
+}

@@ -98,8 +98,8 @@ describe('tabula serve', () => {
     cli = await createCli();
     const result = await cli.run('serve', '--help');
     expect(result).toMatchObject({ code: 0, signal: null, stderr: '' });
-    expect(result.stdout).toMatch(/^usage: tabula serve \[--port 8080\] \[--host 127\.0\.0\.1\] \[--data \.\/data\]\n\nStarts the HTTP server/);
-    for (const flag of ['--port PORT', '--host HOST', '--data DIR', '-h, --help']) expect(result.stdout).toContain(`  ${flag} `);
+    expect(result.stdout).toMatch(/^usage: tabula serve \[--port 8080\] \[--host 127\.0\.0\.1\] \[--data \.\/data\] \[--processes N\|auto\]\n\nStarts the HTTP server/);
+    for (const flag of ['--port PORT', '--host HOST', '--processes N', '--data DIR', '-h, --help']) expect(result.stdout).toContain(`  ${flag} `);
     expect(result.stdout).not.toContain('--json');
     expect(result.stdout).toMatch(/\nexamples:\n {2}tabula serve --port 8080/);
     expect(fs.existsSync(path.join(cli.dataDir, 'initial-credentials.json'))).toBe(false);

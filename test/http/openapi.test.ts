@@ -63,7 +63,7 @@ describe('the OpenAPI document', () => {
     const document = await documentOf();
     expect(document as unknown).toMatchObject({ security: [{ bearer: [] }, { session: [] }] });
     const publicRoutes = new Set(registered.filter((route) => route.auth === 'public' && !isDocsUi(route.url)).map((route) => `${route.method} ${route.url}`));
-    expect(publicRoutes).toEqual(new Set(['GET /healthz', 'GET /api/openapi.json', 'POST /api/auth/login', 'POST /api/auth/logout']));
+    expect(publicRoutes).toEqual(new Set(['GET /healthz', 'GET /readyz', 'GET /api/openapi.json', 'POST /api/auth/login', 'POST /api/auth/logout']));
     for (const { key, operation } of operationsOf(document)) {
       const expected = publicRoutes.has(key) ? [] : operations[key].sessionOnly ? [{ session: [] }] : undefined;
       expect(operation.security, key).toEqual(expected);
@@ -79,7 +79,8 @@ describe('the OpenAPI document', () => {
     });
     for (const { key, operation } of operationsOf(document)) {
       expect(operation.responses['200'], key).toBeDefined();
-      if (key === 'GET /healthz' || key === 'GET /api/openapi.json') continue;
+      // Probes answer 200 or (readiness) 503 with their own body, never an error body.
+      if (key === 'GET /healthz' || key === 'GET /readyz' || key === 'GET /api/openapi.json') continue;
       for (const status of ['400', '401', '403', '404', '429', '500']) {
         expect(operation.responses[status]?.content['application/json'].schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
       }

@@ -13,8 +13,9 @@ export type PurgeSchedule = RepeatingTask;
 /**
  * Runs the retention of `tabula serve` on a schedule, as the reclaim sweep runs: first after
  * `firstDelayMs`, then `intervalMs` after each run ends, never two at once in one process. The
- * trash goes first (its files to the reclaim queue), then the change log beyond its days. Several
- * processes may run it at once: each batch is taken by the statement that deletes it.
+ * trash goes first (its files to the reclaim queue), then the change log beyond its days. `serve`
+ * passes purges that run under job leases (cli/background-jobs.ts), so one process at a time
+ * purges; a command run beside it is still safe: each batch is taken by the statement that deletes it.
  */
 export function startPurgeSchedule(
   purge: { purgeTrash(): Promise<number>; purgeChanges(): Promise<{ purged: number; purgedThrough: number }> },

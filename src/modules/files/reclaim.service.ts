@@ -149,8 +149,9 @@ export type ReclaimSchedule = RepeatingTask;
 /**
  * Runs `reclaim.sweep()` in the background: the first one `firstDelayMs` after start (a server
  * restarted more often than the interval still sweeps), then `intervalMs` after each ends, so
- * one process never runs two at once. A failed sweep is reported to `onError`, never thrown;
- * several processes may each run their schedule, the claims keep their sweeps apart. Timers
+ * one process never runs two at once. A failed sweep is reported to `onError`, never thrown.
+ * `serve` passes a sweep that runs under a job lease (cli/background-jobs.ts): one process at a
+ * time; the claims still keep a sweep apart from `tabula files sweep` run beside it. Timers
  * are unref'd: they never keep the process alive.
  */
 export function startReclaimSchedule(

@@ -86,8 +86,8 @@ function describeShape(shape: QueryShape): string {
  * The automatic indexes. Every record query tells its shape (in memory, no statement); a
  * shape no index serves, repeated `threshold` times on a table of at least `minRows` records,
  * gets the index it asks for, within the table's budget, once. A saved view gets its index at
- * once. Each process counts on its own; two processes asking for the same index build it
- * once (its name is unique per table). Indexes no query used for `unusedMs` are dropped.
+ * once. Each process counts on its own; one process at a time builds on a table (a job lease),
+ * and two asking for the same index build it once (its name is unique per table). Indexes no query used for `unusedMs` are dropped.
  * Every decision goes to the log.
  */
 export function createAutomaticIndexes(deps: {
@@ -97,6 +97,8 @@ export function createAutomaticIndexes(deps: {
   settings: AutomaticIndexSettings;
   /** Builds and drops go out at `warn` (the service changed a schema), other decisions at `info`. */
   log?: (level: 'info' | 'warn', message: string) => void;
+  /** Runs a build unless another process builds on the same table now (the job leases); undefined if so. */
+  exclusive: <T>(name: string, work: () => Promise<T>) => Promise<T | undefined>;
 }) {
   const { db, dialect } = deps.database;
   const { settings } = deps;
@@ -146,7 +148,8 @@ export function createAutomaticIndexes(deps: {
     if (made >= settings.budget) return `declined: the table has ${made} automatic indexes, its budget`;
     const name = `${origin === 'view' ? 'view' : 'auto'}_${definition.fields.map((f) => f.slug).join('_')}${definition.direction ? `_${definition.direction}` : ''}`.slice(0, 63);
     const started = Date.now();
-    const built = await deps.indexes.ensureIndex(definition, { name, origin, reason: `${why}: ${describeShape(shape)}` });
+    const built = await deps.exclusive(`index-build:${tableId}`, () => deps.indexes.ensureIndex(definition, { name, origin, reason: `${why}: ${describeShape(shape)}` }));
+    if (built === undefined) return 'declined: another process is building an index on this table';
     await refresh(tableId);
     return built ? `built ${name} on ${describeIndexFields(definition.fields, definition.direction)} in ${Date.now() - started} ms` : `${name} exists`;
   }

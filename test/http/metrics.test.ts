@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
+import { call, createAccount } from '../factories.js';
+
+/** The value of one sample line (`name{labels} value`) of a Prometheus text answer, or undefined. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics is off by default', () => {
+  const ctx = useTestApp();
+
+  it('answers 404 and counts nothing', async () => {
+    expect((await call(ctx, 'GET', '/metrics')).status).toBe(404);
+  });
+});
+
+describe('GET /metrics with TABULA_METRICS=on', () => {
+  const ctx = useTestApp({ env: { TABULA_METRICS: 'on' } });
+
+  it('counts a known set of requests by route pattern and status, with latency histograms, slots, change-log lag, job runs and RSS', async () => {
+    const world = await createAccount(ctx);
+    for (let index = 0; index < 3; index++) expect((await call(ctx, 'GET', '/healthz')).status).toBe(200);
+    for (const id of [1, 2]) await call(ctx, 'GET', `/api/table/${1000 + id}/record/${id}/get`, { key: world.accountKey });
+    expect((await call(ctx, 'GET', '/api/spaces/list', { key: world.accountKey })).status).toBe(200);
+    expect((await call(ctx, 'GET', '/api/spaces/list')).status).toBe(401);
+    expect((await call(ctx, 'GET', '/api/nothing/here')).status).toBe(404);
+    await ctx.container.services.jobs.runIfDue('metrics-test-job', 60_000, async () => undefined);
+
+    const response = await call(ctx, 'GET', '/metrics');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = response.body as string;
+    expect(sample(text, 'tabula_http_requests_total{method="GET",route="/healthz",status="200"}')).toBe(3);
+    expect(sample(text, 'tabula_http_requests_total{method="GET",route="/api/spaces/list",status="200"}')).toBe(1);
+    expect(sample(text, 'tabula_http_requests_total{method="GET",route="/api/spaces/list",status="401"}')).toBe(1);
+    // Ids in the URL make no series of their own: both gets count under the route's pattern.
+    expect(text).not.toContain('/api/table/1001');
+    expect(text).toMatch(/tabula_http_requests_total\{method="GET",route="\/api\/table\/:tid\/record\/:rid\/get",status="\d+"\} 2/);
+    expect(sample(text, 'tabula_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
+    expect(sample(text, 'tabula_http_request_duration_seconds_count{method="GET",route="/healthz"}')).toBe(3);
+    expect(sample(text, 'tabula_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/healthz"}')).toBe(3);
+    expect(sample(text, 'tabula_query_slots_busy')).toBe(0);
+    expect(sample(text, 'tabula_query_slots_queued')).toBe(0);
+    expect(sample(text, 'tabula_change_log_lag')).toBe(0);
+    expect(sample(text, 'tabula_job_runs_total{job="metrics-test-job",outcome="done"}')).toBe(1);
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+});
+
+describe('GET /metrics with TABULA_METRICS_TOKEN', () => {
+  const ctx = useTestApp({ env: { TABULA_METRICS: 'on', TABULA_METRICS_TOKEN: 'scrape-secret' } });
+
+  it('answers only the bearer of the token (401 naming what it needs otherwise)', async () => {
+    const refused = await call(ctx, 'GET', '/metrics', { headers: { authorization: 'Bearer wrong' } });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toContain('TABULA_METRICS_TOKEN');
+    expect((await call(ctx, 'GET', '/metrics')).status).toBe(401);
+    const allowed = await call(ctx, 'GET', '/metrics', { headers: { authorization: 'Bearer scrape-secret' } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body as string).toContain('tabula_http_requests_total');
+  });
+});
