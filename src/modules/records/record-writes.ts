@@ -17,6 +17,7 @@ import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
 import { changeActorOf } from '../changes/change.js';
 import { recordSearchOf } from './search/index.js';
+import { fitsOneStatement, updateAndQueueChange } from './record-update-statement.js';
 import { ValidationError } from '../../shared/errors.js';
 import { isStorableId } from '../../shared/ids.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -113,6 +114,16 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         const previous = new Map<Field, unknown>();
         try {
           await confirmCurrentMetadata(attempt);
+          if (fitsOneStatement(dialect, plan, written)) {
+            // PostgreSQL, values whose change SQL can make: one statement (record-update-statement.ts).
+            const values = written.map((field) => toColumnValue(field, changes.get(field), dialect));
+            const found = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
+              const done = await updateAndQueueChange(db, tableId, recordId, written, values, deps.now(), common);
+              return { result: done.found, queued: done.queued };
+            });
+            if (!found) throw recordNotFound();
+            return deps.reads.readRecord(attempt, recordId);
+          }
           // Values that read as stored are presented inside the transaction, from the locked row;
           // others (users, lookups) from a read before it, checked again inside (record-changes.ts).
           const inside = presentableInside(written);
