@@ -15,9 +15,9 @@ import type { RecordTable } from './record-table.js';
 import { assertCanEditField, assertCanWriteRecords, buildSearchText, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
-import { changeActorOf } from '../changes/change.js';
+import { changeActorOf, payloadOf } from '../changes/change.js';
 import { recordSearchOf } from './search/index.js';
-import { fitsOneStatement, updateAndQueueChange } from './record-update-statement.js';
+import { fitsOneStatement, insertAndQueueChange, updateAndQueueChange } from './record-statements.js';
 import { ValidationError } from '../../shared/errors.js';
 import { isStorableId } from '../../shared/ids.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -83,12 +83,18 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
           await confirmCurrentMetadata(attempt);
           const columns = newRecordColumns(values, table.fields, attempt.actor, timestamp, dialect);
           const text = buildSearchText(values);
-          record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
-            const id = await records.insertRecord(trx, tableId, columns);
-            if (text !== null) await search.writeText(trx, recordTableName(tableId), [{ id, text }]);
-            changes.push(...draftsOf('record.created', [[id, null, record.data]]));
-            return id;
-          });
+          if (dialect.queuesChanges) {
+            // PostgreSQL: the record, its search text and its change in one statement (record-statements.ts).
+            const payload = payloadOf(draftsOf('record.created', [[0, null, record.data]])[0]);
+            record.id = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => ({ result: await insertAndQueueChange(db, tableId, columns, text, payload, common), queued: true }));
+          } else {
+            record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+              const id = await records.insertRecord(trx, tableId, columns);
+              if (text !== null) await search.writeText(trx, recordTableName(tableId), [{ id, text }]);
+              changes.push(...draftsOf('record.created', [[id, null, record.data]]));
+              return id;
+            });
+          }
         } catch (error) {
           if (cleanups) await runCleanups(cleanups);
           throw error;

@@ -4,11 +4,18 @@ import { prepareShapedQuery } from '../../db/prepared-query.js';
 import type { ChangeCommon } from '../changes/changes.repository.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
+import { searchTextTable } from './search/search-text-table.js';
 import type { UpdatePlan } from './record-writer.js';
 
 /**
- * A record update on PostgreSQL as one statement (docs/decisions.md, "Changes: one statement per
- * update"): a CTE locks the row and reads the written columns' old values, updates it, and
+ * Record writes on PostgreSQL as one statement each, with their change queued by the same
+ * statement (docs/decisions.md, "Changes: one statement per write"): no transaction to open and
+ * commit, one round trip where the write unit's transaction took four or five.
+ *
+ * A create: the record's insert, its search text and its queued change, whose payload (the new
+ * record's data) is known before the statement.
+ *
+ * An update: a CTE locks the row and reads the written columns' old values, updates it, and
  * queues the change with its payload made in SQL, only when some value changed. One round trip
  * where the write unit's transaction took five (begin, read, update, queued change, commit).
  *
@@ -50,6 +57,9 @@ interface UpdateShape {
   fields: readonly Field[];
 }
 
+/** The columns of a queued change. */
+const queuedColumns = sql`account_id, space_id, table_id, record_id, comment_id, kind, at, actor_user_id, actor_api_key_id, actor_name, payload_json`;
+
 /** `null`, `""` and `[]` are one value (changes/change.ts, `recordChange`): a write between them changes nothing. */
 const emptyJson = sql`('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
 
@@ -78,7 +88,7 @@ const updateAndQueue = prepareShapedQuery(
         where not (v.was = v.now or (v.was in ${emptyJson} and v.now in ${emptyJson}))
       ),
       queued as (
-        insert into change_queue (account_id, space_id, table_id, record_id, comment_id, kind, at, actor_user_id, actor_api_key_id, actor_name, payload_json)
+        insert into change_queue (${queuedColumns})
         select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.updated', cast(${at} as text),
           cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text),
           '{"fields":' || json_agg(slug order by n)::text || ',"before":' || jsonb_object_agg(slug, was order by n)::text || ',"after":' || jsonb_object_agg(slug, now order by n)::text || '}'
@@ -98,4 +108,34 @@ const updateAndQueue = prepareShapedQuery(
 export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], updatedAt: string, common: ChangeCommon): Promise<{ found: boolean; queued: boolean }> {
   const [row] = await updateAndQueue(db, { tableId, fields }, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
   return { found: Number(row.updated) > 0, queued: Number(row.queued) > 0 };
+}
+
+const insertAndQueue = prepareShapedQuery(
+  (shape: { tableId: number; columns: readonly string[]; withText: boolean }) => `${shape.tableId}:${shape.withText}:${shape.columns.join(',')}`,
+  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[]; withText: boolean }, text: unknown, payload: unknown, ...rest: unknown[]) => {
+    const values = rest.slice(0, shape.columns.length);
+    const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.columns.length);
+    const table = recordTableName(shape.tableId);
+    const searchText = shape.withText ? sql`, txt as (insert into ${sql.table(searchTextTable(table))} (id, text) select id, cast(${text} as text) from ins)` : sql``;
+    const raw = sql<{ id: number }>`
+      with ins as (insert into ${sql.table(table)} (${sql.join(shape.columns.map((c) => sql.ref(c)))}) values (${sql.join(values)}) returning id)${searchText},
+      queued as (
+        insert into change_queue (${queuedColumns})
+        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.created', cast(${at} as text),
+          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), cast(${payload} as text)
+        from ins
+      )
+      select id from ins`;
+    return { compile: () => raw.compile(db) };
+  },
+);
+
+/**
+ * Inserts one record (`columns`: column → value), its search text when it has one, and its
+ * `record.created` change with `payload` (changes/change.ts, payloadOf). Answers its id.
+ */
+export async function insertAndQueueChange(db: Kysely<any>, tableId: number, columns: Record<string, unknown>, text: string | null, payload: string, common: ChangeCommon): Promise<number> {
+  const names = Object.keys(columns);
+  const [row] = await insertAndQueue(db, { tableId, columns: names, withText: text !== null }, text, payload, ...names.map((name) => columns[name]), common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+  return Number(row.id);
 }
