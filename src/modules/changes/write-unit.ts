@@ -158,11 +158,13 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
      * columns its change shares with every change of the write and answers whether it queued
      * one; the sequencer then runs as after `run`.
      */
-    async runQueuedStatement<T>(scope: WriteScope, statement: (db: Db, common: ChangeCommon) => Promise<{ result: T; queued: boolean }>): Promise<T> {
+    async runQueuedStatement<T>(scope: WriteScope, statement: (db: Db, common: ChangeCommon) => Promise<{ result: T; queued: boolean }>, options: { transaction?: boolean } = {}): Promise<T> {
       if (!dialect.queuesChanges) throw new Error('runQueuedStatement: only where changes are queued (PostgreSQL)');
       const { actor } = scope;
       const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
-      const { result, queued } = await statement(db, commonOf(scope, who));
+      // `transaction`: for a statement whose result the caller checks before it may stand (a
+      // delete whose rows must be as read before it): a throw in `statement` rolls it back.
+      const { result, queued } = options.transaction ? await db.transaction().execute((trx) => statement(trx, commonOf(scope, who))) : await statement(db, commonOf(scope, who));
       if (queued) committedLater();
       return result;
     },

@@ -15,6 +15,11 @@ import type { UpdatePlan } from './record-writer.js';
  * A create: the record's insert, its search text and its queued change, whose payload (the new
  * record's data) is known before the statement.
  *
+ * A delete (to the trash): the rows' delete, their trash entries (the row as JSON, as
+ * record-writes.ts's trashRecords writes it) and their queued changes, whose payloads were
+ * made from the rows read before the statement; its caller checks that the rows deleted are
+ * those read, in the statement's transaction.
+ *
  * An update: a CTE locks the row and reads the written columns' old values, updates it, and
  * queues the change with its payload made in SQL, only when some value changed. One round trip
  * where the write unit's transaction took five (begin, read, update, queued change, commit).
@@ -138,4 +143,33 @@ export async function insertAndQueueChange(db: Kysely<any>, tableId: number, col
   const names = Object.keys(columns);
   const [row] = await insertAndQueue(db, { tableId, columns: names, withText: text !== null }, text, payload, ...names.map((name) => columns[name]), common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
   return Number(row.id);
+}
+
+const deleteAndQueue = prepareShapedQuery(
+  (shape: { tableId: number; columns: readonly string[] }) => `${shape.tableId}:${shape.columns.join(',')}`,
+  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[] }, ids: unknown, payloads: unknown, deletedAt: unknown, ...common: unknown[]) => {
+    const [accountId, spaceId, tableId, at, userId, keyId, actorName] = common;
+    const raw = sql<Record<string, unknown> & { id: number }>`
+      with gone as (delete from ${sql.table(recordTableName(shape.tableId))} where id = any(cast(${ids} as integer[])) returning id, ${sql.join(shape.columns.map((c) => sql.ref(c)))}),
+      trashed as (
+        insert into record_trash (table_id, record_id, deleted_at, deleted_by_user_id, deleted_by_api_key_id, deleted_by_name, row_json)
+        select cast(${tableId} as integer), id, cast(${deletedAt} as text), cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), row_to_json(gone)::text from gone
+      ),
+      queued as (
+        insert into change_queue (${queuedColumns})
+        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), gone.id, null, 'record.deleted', cast(${at} as text),
+          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), p.payload
+        from gone join unnest(cast(${ids} as integer[]), cast(${payloads} as text[])) as p(id, payload) on p.id = gone.id
+      )
+      select * from gone`;
+    return { compile: () => raw.compile(db) };
+  },
+);
+
+/**
+ * Moves the records `ids` to the trash with their `record.deleted` changes (`payloads`, by the
+ * position of their id) in one statement; answers the rows deleted (id and `columns`).
+ */
+export async function deleteAndQueueChanges(db: Kysely<any>, tableId: number, ids: readonly number[], payloads: readonly string[], columns: readonly string[], deletedAt: string, common: ChangeCommon): Promise<Array<Record<string, unknown> & { id: number }>> {
+  return deleteAndQueue(db, { tableId, columns }, ids, payloads, deletedAt, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
 }

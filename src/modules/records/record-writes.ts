@@ -17,7 +17,7 @@ import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
 import { changeActorOf, payloadOf } from '../changes/change.js';
 import { recordSearchOf } from './search/index.js';
-import { fitsOneStatement, insertAndQueueChange, updateAndQueueChange } from './record-statements.js';
+import { deleteAndQueueChanges, fitsOneStatement, insertAndQueueChange, updateAndQueueChange } from './record-statements.js';
 import { ValidationError } from '../../shared/errors.js';
 import { isStorableId } from '../../shared/ids.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -50,6 +50,22 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
     return untilSettled(async () => {
       const before = inside ? undefined : await readBefore(db, attempt, ids, table.fields, keptSystemColumns);
       const deletedAt = deps.now();
+      if (before && dialect.queuesChanges) {
+        // PostgreSQL with the changes made from the rows read before: the delete, the trash and
+        // the changes in one statement (record-statements.ts), checked against that read.
+        const found = [...before.keys()];
+        const payloads = found.map((id) => payloadOf(draftsOf('record.deleted', [[id, before.get(id)!.data, null]])[0]));
+        return deps.unit.runQueuedStatement(
+          scopeOf(attempt),
+          async (trx, common) => {
+            const rows = await deleteAndQueueChanges(trx, table.id, found, payloads, columns, deletedAt, common);
+            // A row deleted that is not the one read (written meanwhile, or created since): the transaction rolls back and the delete runs again.
+            for (const row of rows) assertSameColumns(before.get(Number(row.id))?.row, row as records.RecordRow, columns);
+            return { result: rows.map((row) => Number(row.id)), queued: rows.length > 0 };
+          },
+          { transaction: true },
+        );
+      }
       return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
         const rows = (await records.deleteRecordRows(trx, table.id, ids, columns)) as records.RecordRow[];
         const moved: trash.TrashRow[] = [];

@@ -7,7 +7,8 @@ import { call, createAccount, createSpace, createTable, type World } from '../fa
  * times and selects is one statement that makes its change in SQL (record-update-statement.ts);
  * other updates, and all of them on SQLite, go through the write unit's transaction and make it
  * in JavaScript. Both must give the same change: read-form values, only the fields that changed,
- * empty values (null, '') alike, nothing for a no-op or a missing record.
+ * empty values (null, '') alike, nothing for a no-op or a missing record. A delete of records
+ * presented before it (a user field) is one statement on PostgreSQL too: trash, change, restore.
  */
 
 interface Change {
@@ -18,7 +19,7 @@ interface Change {
   after: Record<string, unknown>;
 }
 
-describe('changes of a single update, whichever way it is written', () => {
+describe('changes of a single update or delete, whichever way it is written', () => {
   const ctx = useTestApp();
   let world: World;
   let tableId: number;
@@ -49,6 +50,9 @@ describe('changes of a single update, whichever way it is written', () => {
           { id: 'at', name: 'At', type: 'datetime' },
           { id: 'slot', name: 'Slot', type: 'time' },
           { id: 'stage', name: 'Stage', type: 'select', options: [{ value: 'lead' }, { value: 'won' }] },
+          { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: [{ value: 'x' }, { value: 'y' }] },
+          // A user field reads other rows: a delete presents its records before its statement.
+          { id: 'owner', name: 'Owner', type: 'user' },
         ],
       })
     ).id;
@@ -119,5 +123,29 @@ describe('changes of a single update, whichever way it is written', () => {
       value = change.after.count;
     }
     expect((await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).body.data.count).toBe(value);
+  });
+
+  it('a delete moves the record to the trash with its change; a restore brings it back whole', async () => {
+    const data = { name: 'keep', amount: 12.5, count: 2, done: true, due: '2026-02-03', at: '2026-02-03 01:02:03', slot: '04:05:06', stage: 'won', tags: ['x', 'y'], owner: world.ownerId };
+    const { id } = await create(data);
+    const { id: other } = await create({ name: 'other' });
+    const before = await lastSeq();
+    const deleted = await post(`/api/table/${tableId}/records/delete_batch`, { record_ids: [id, other, 99_999_999] });
+    expect(deleted.body).toEqual({ deleted: [id, other], not_found: [99_999_999] });
+    const changes = await changesAfter(before);
+    expect(changes.map((c) => [c.kind, c.record_id])).toEqual([
+      ['record.deleted', id],
+      ['record.deleted', other],
+    ]);
+    expect(changes[0].before).toMatchObject({ ...data, owner: expect.objectContaining({ id: world.ownerId }) });
+    expect(changes[0].after).toEqual({});
+    const trash = (await post(`/api/table/${tableId}/records/trash`)).body;
+    expect(trash.map((entry: { id: number }) => entry.id).sort()).toEqual([id, other].sort());
+    const restoredAt = await lastSeq();
+    expect((await post(`/api/table/${tableId}/records/restore`, { ids: [id] })).body).toEqual({ restored: [id], not_found: [] });
+    const record = (await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).body;
+    expect(record.data).toMatchObject({ ...data, owner: expect.objectContaining({ id: world.ownerId }) });
+    const [restored] = await changesAfter(restoredAt);
+    expect(restored).toMatchObject({ kind: 'record.restored', record_id: id, after: changes[0].before });
   });
 });
