@@ -8,9 +8,6 @@ type Db = Kysely<SystemSchema>;
 /** A change to append, as stored (seq drawn by the insert). */
 export type NewChangeRow = Omit<ChangeRow, 'seq'> & { account_id: number };
 
-/** The columns all changes of one write share (where, when, who). */
-export type ChangeCommon = Pick<NewChangeRow, 'account_id' | 'space_id' | 'table_id' | 'at' | 'actor_user_id' | 'actor_api_key_id' | 'actor_name'>;
-
 /** SQLite's bound on one statement's parameters, over a change row's 12 columns. */
 const rowsPerInsert = 2000;
 

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
-import { changeActorOf, payloadOf, type ChangeActor, type ChangeDraft, type WriteScope } from './change.js';
-import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, type ChangeCommon, type NewChangeRow } from './changes.repository.js';
+import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
+import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
 

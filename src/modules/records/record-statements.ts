@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import { prepareShapedQuery } from '../../db/prepared-query.js';
-import type { ChangeCommon } from '../changes/changes.repository.js';
+import type { ChangeCommon } from '../changes/change.js';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { searchTextTable } from './search/search-text-table.js';
