@@ -46,6 +46,9 @@ export interface ChangeRow {
   payload_json: string;
 }
 
+/** The columns all changes of one write share (where, when, who), as stored. */
+export type ChangeCommon = Pick<ChangeRow, 'space_id' | 'table_id' | 'at' | 'actor_user_id' | 'actor_api_key_id' | 'actor_name'> & { account_id: number };
+
 /**
  * The draft of a record change from its values before and after, in read form: only the slugs
  * whose value differs are kept; null when nothing differs (an update that changes nothing

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
-import { changeActorOf, payloadOf, type ChangeActor, type ChangeDraft, type WriteScope } from './change.js';
+import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
 import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
@@ -32,19 +32,26 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
   const { db, dialect } = deps.database;
   const committedListeners = new Set<() => void>();
 
-  async function add(trx: Db, scope: WriteScope, who: ChangeActor, drafts: readonly ChangeDraft[]): Promise<void> {
-    const at = formatDateTime(deps.clock.now());
-    const rows: NewChangeRow[] = drafts.map((draft) => ({
+  /** What every change of one write shares: where, when and who. */
+  function commonOf(scope: WriteScope, who: ChangeActor): ChangeCommon {
+    return {
       account_id: scope.accountId,
       space_id: scope.spaceId,
       table_id: scope.tableId,
-      record_id: draft.recordId,
-      comment_id: draft.commentId ?? null,
-      kind: draft.kind,
-      at,
+      at: formatDateTime(deps.clock.now()),
       actor_user_id: who.user_id,
       actor_api_key_id: who.api_key_id,
       actor_name: who.name,
+    };
+  }
+
+  async function add(trx: Db, scope: WriteScope, who: ChangeActor, drafts: readonly ChangeDraft[]): Promise<void> {
+    const common = commonOf(scope, who);
+    const rows: NewChangeRow[] = drafts.map((draft) => ({
+      ...common,
+      record_id: draft.recordId,
+      comment_id: draft.commentId ?? null,
+      kind: draft.kind,
       payload_json: payloadOf(draft),
     }));
     await (dialect.queuesChanges ? queueChanges(trx, rows) : insertChanges(trx, rows));
@@ -141,6 +148,24 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
         return answer;
       });
       if (added) committedLater();
+      return result;
+    },
+
+    /**
+     * A write that is one statement queueing its own change (PostgreSQL only, `queuesChanges`:
+     * an update as one CTE, records/record-update-statement.ts): no transaction around it, the
+     * statement is atomic by itself, one round trip instead of five. `statement` gets the
+     * columns its change shares with every change of the write and answers whether it queued
+     * one; the sequencer then runs as after `run`.
+     */
+    async runQueuedStatement<T>(scope: WriteScope, statement: (db: Db, common: ChangeCommon) => Promise<{ result: T; queued: boolean }>, options: { transaction?: boolean } = {}): Promise<T> {
+      if (!dialect.queuesChanges) throw new Error('runQueuedStatement: only where changes are queued (PostgreSQL)');
+      const { actor } = scope;
+      const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
+      // `transaction`: for a statement whose result the caller checks before it may stand (a
+      // delete whose rows must be as read before it): a throw in `statement` rolls it back.
+      const { result, queued } = options.transaction ? await db.transaction().execute((trx) => statement(trx, commonOf(scope, who))) : await statement(db, commonOf(scope, who));
+      if (queued) committedLater();
       return result;
     },
 

@@ -15,8 +15,9 @@ import type { RecordTable } from './record-table.js';
 import { assertCanEditField, assertCanWriteRecords, buildSearchText, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
-import { changeActorOf } from '../changes/change.js';
+import { changeActorOf, payloadOf } from '../changes/change.js';
 import { recordSearchOf } from './search/index.js';
+import { deleteAndQueueChanges, fitsOneStatement, insertAndQueueChange, updateAndQueueChange } from './record-statements.js';
 import { ValidationError } from '../../shared/errors.js';
 import { isStorableId } from '../../shared/ids.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -49,6 +50,22 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
     return untilSettled(async () => {
       const before = inside ? undefined : await readBefore(db, attempt, ids, table.fields, keptSystemColumns);
       const deletedAt = deps.now();
+      if (before && dialect.queuesChanges) {
+        // PostgreSQL with the changes made from the rows read before: the delete, the trash and
+        // the changes in one statement (record-statements.ts), checked against that read.
+        const found = [...before.keys()];
+        const payloads = found.map((id) => payloadOf(draftsOf('record.deleted', [[id, before.get(id)!.data, null]])[0]));
+        return deps.unit.runQueuedStatement(
+          scopeOf(attempt),
+          async (trx, common) => {
+            const rows = await deleteAndQueueChanges(trx, table.id, found, payloads, columns, deletedAt, common);
+            // A row deleted that is not the one read (written meanwhile, or created since): the transaction rolls back and the delete runs again.
+            for (const row of rows) assertSameColumns(before.get(Number(row.id))?.row, row as records.RecordRow, columns);
+            return { result: rows.map((row) => Number(row.id)), queued: rows.length > 0 };
+          },
+          { transaction: true },
+        );
+      }
       return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
         const rows = (await records.deleteRecordRows(trx, table.id, ids, columns)) as records.RecordRow[];
         const moved: trash.TrashRow[] = [];
@@ -82,12 +99,18 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
           await confirmCurrentMetadata(attempt);
           const columns = newRecordColumns(values, table.fields, attempt.actor, timestamp, dialect);
           const text = buildSearchText(values);
-          record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
-            const id = await records.insertRecord(trx, tableId, columns);
-            if (text !== null) await search.writeText(trx, recordTableName(tableId), [{ id, text }]);
-            changes.push(...draftsOf('record.created', [[id, null, record.data]]));
-            return id;
-          });
+          if (dialect.queuesChanges) {
+            // PostgreSQL: the record, its search text and its change in one statement (record-statements.ts).
+            const payload = payloadOf(draftsOf('record.created', [[0, null, record.data]])[0]);
+            record.id = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => ({ result: await insertAndQueueChange(db, tableId, columns, text, payload, common), queued: true }));
+          } else {
+            record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
+              const id = await records.insertRecord(trx, tableId, columns);
+              if (text !== null) await search.writeText(trx, recordTableName(tableId), [{ id, text }]);
+              changes.push(...draftsOf('record.created', [[id, null, record.data]]));
+              return id;
+            });
+          }
         } catch (error) {
           if (cleanups) await runCleanups(cleanups);
           throw error;
@@ -113,6 +136,16 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         const previous = new Map<Field, unknown>();
         try {
           await confirmCurrentMetadata(attempt);
+          if (fitsOneStatement(dialect, plan, written)) {
+            // PostgreSQL, values whose change SQL can make: one statement (record-update-statement.ts).
+            const values = written.map((field) => toColumnValue(field, changes.get(field), dialect));
+            const found = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
+              const done = await updateAndQueueChange(db, tableId, recordId, written, values, deps.now(), common);
+              return { result: done.found, queued: done.queued };
+            });
+            if (!found) throw recordNotFound();
+            return deps.reads.readRecord(attempt, recordId);
+          }
           // Values that read as stored are presented inside the transaction, from the locked row;
           // others (users, lookups) from a read before it, checked again inside (record-changes.ts).
           const inside = presentableInside(written);

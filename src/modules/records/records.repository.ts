@@ -161,9 +161,20 @@ export async function lockTableRow(db: Db, tableId: number): Promise<void> {
 }
 
 /** Whether the record existed (and so was updated). */
+/** One record's update, compiled once per table and columns written (the update of every record write). */
+const updateOneRecord = prepareShapedQuery(
+  (shape: { tableId: number; columns: readonly string[] }) => `${shape.tableId}:${shape.columns.join(',')}`,
+  (db: Db, shape: { tableId: number; columns: readonly string[] }, recordId: unknown, ...values: unknown[]) =>
+    db
+      .updateTable(recordTableName(shape.tableId))
+      .set(Object.fromEntries(shape.columns.map((column, n) => [column, values[n]])))
+      .where('id', '=', recordId as number)
+      .returning('id'),
+);
+
 export async function updateRecord(db: Db, tableId: number, recordId: number, values: Record<string, unknown>): Promise<boolean> {
-  const result = await db.updateTable(recordTableName(tableId)).set(values).where('id', '=', recordId).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const columns = Object.keys(values);
+  return (await updateOneRecord(db, { tableId, columns }, recordId, ...columns.map((column) => values[column]))).length > 0;
 }
 
 /** The next `limit` records after `afterId` in id order, with the given columns: a walk over a whole table in batches. */

@@ -1,0 +1,175 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Dialect } from '../../db/dialect.js';
+import { prepareShapedQuery } from '../../db/prepared-query.js';
+import type { ChangeCommon } from '../changes/change.js';
+import type { Field } from '../fields/field.js';
+import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
+import { searchTextTable } from './search/search-text-table.js';
+import type { UpdatePlan } from './record-writer.js';
+
+/**
+ * Record writes on PostgreSQL as one statement each, with their change queued by the same
+ * statement (docs/decisions.md, "Changes: one statement per write"): no transaction to open and
+ * commit, one round trip where the write unit's transaction took four or five.
+ *
+ * A create: the record's insert, its search text and its queued change, whose payload (the new
+ * record's data) is known before the statement.
+ *
+ * A delete (to the trash): the rows' delete, their trash entries (the row as JSON, as
+ * record-writes.ts's trashRecords writes it) and their queued changes, whose payloads were
+ * made from the rows read before the statement; its caller checks that the rows deleted are
+ * those read, in the statement's transaction.
+ *
+ * An update: a CTE locks the row and reads the written columns' old values, updates it, and
+ * queues the change with its payload made in SQL, only when some value changed. One round trip
+ * where the write unit's transaction took five (begin, read, update, queued change, commit).
+ *
+ * It serves the updates whose change can be made in SQL: no search text to rebuild and no
+ * replaced value to hand to a field type (`plan.reads` empty), and every written field of a
+ * type whose read form is its column's JSON (below). The others go through the write unit's
+ * transaction (record-writes.ts), as do all updates on SQLite, which has no writing CTEs.
+ */
+
+/**
+ * A column's value in read form, as JSON, for the types whose read form is the column itself
+ * (record-reader.ts, each type's readMany): numbers (double precision, whose JSON PostgreSQL
+ * writes shortest round-trip, as JavaScript does), checkboxes (null reads as false), date,
+ * datetime and time (ISO text), a single select (its option's text). Null for the others.
+ */
+function readFormOf(field: Field, column: RawBuilder<unknown>): RawBuilder<unknown> | null {
+  if (field.multiple) return null;
+  switch (field.type) {
+    case 'number':
+    case 'date':
+    case 'datetime':
+    case 'time':
+    case 'select':
+      return sql`coalesce(to_jsonb(${column}), 'null'::jsonb)`;
+    case 'checkbox':
+      return sql`to_jsonb(coalesce(${column}, false))`;
+    default:
+      return null;
+  }
+}
+
+/** Whether this update of `written` fields can be the one statement. */
+export function fitsOneStatement(dialect: Dialect, plan: UpdatePlan, written: readonly Field[]): boolean {
+  return dialect.queuesChanges && plan.reads.length === 0 && written.length > 0 && written.every((field) => readFormOf(field, sql`x`) !== null);
+}
+
+interface UpdateShape {
+  tableId: number;
+  fields: readonly Field[];
+}
+
+/** The columns of a queued change. */
+const queuedColumns = sql`account_id, space_id, table_id, record_id, comment_id, kind, at, actor_user_id, actor_api_key_id, actor_name, payload_json`;
+
+/** `null`, `""` and `[]` are one value (changes/change.ts, `recordChange`): a write between them changes nothing. */
+const emptyJson = sql`('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
+
+const updateAndQueue = prepareShapedQuery(
+  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}`,
+  (db: Kysely<any>, shape: UpdateShape, recordId: unknown, updatedAt: unknown, ...rest: unknown[]) => {
+    const values = rest.slice(0, shape.fields.length);
+    const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.fields.length);
+    const table = sql.table(recordTableName(shape.tableId));
+    const columns = shape.fields.map((field) => fieldColumnName(field.id));
+    const assignments = sql.join(columns.map((column, n) => sql`${sql.ref(column)} = ${values[n]}`));
+    // Per written field: its order, slug, and value before and after, in read form.
+    const pairs = sql.join(
+      shape.fields.map((field, n) => {
+        const column = columns[n];
+        return sql`(${sql.lit(n)}, ${sql.lit(field.slug)}, ${readFormOf(field, sql`old.${sql.ref(column)}`)}, ${readFormOf(field, sql`upd.${sql.ref(column)}`)})`;
+      }),
+    );
+    const raw = sql<{ updated: string; queued: string }>`
+      with old as (select id, ${sql.join(columns.map((c) => sql.ref(c)))} from ${table} where id = ${recordId} for update),
+      upd as (update ${table} as r set ${assignments}, updated_at = ${updatedAt} from old where r.id = old.id returning r.id, ${sql.join(columns.map((c) => sql`r.${sql.ref(c)}`))}),
+      diff as (
+        select upd.id, v.n, v.slug, v.was, v.now
+        from old join upd on upd.id = old.id
+        cross join lateral (values ${pairs}) as v(n, slug, was, now)
+        where not (v.was = v.now or (v.was in ${emptyJson} and v.now in ${emptyJson}))
+      ),
+      queued as (
+        insert into change_queue (${queuedColumns})
+        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.updated', cast(${at} as text),
+          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text),
+          '{"fields":' || json_agg(slug order by n)::text || ',"before":' || jsonb_object_agg(slug, was order by n)::text || ',"after":' || jsonb_object_agg(slug, now order by n)::text || '}'
+        from diff group by id
+        returning 1
+      )
+      select (select count(*) from upd) as updated, (select count(*) from queued) as queued`;
+    return { compile: () => raw.compile(db) };
+  },
+);
+
+/**
+ * Updates one record's `fields` to `values` (column values, in the order of `fields`) and
+ * queues its change when a value changed. Answers whether the record exists and whether a
+ * change was queued.
+ */
+export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], updatedAt: string, common: ChangeCommon): Promise<{ found: boolean; queued: boolean }> {
+  const [row] = await updateAndQueue(db, { tableId, fields }, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+  return { found: Number(row.updated) > 0, queued: Number(row.queued) > 0 };
+}
+
+const insertAndQueue = prepareShapedQuery(
+  (shape: { tableId: number; columns: readonly string[]; withText: boolean }) => `${shape.tableId}:${shape.withText}:${shape.columns.join(',')}`,
+  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[]; withText: boolean }, text: unknown, payload: unknown, ...rest: unknown[]) => {
+    const values = rest.slice(0, shape.columns.length);
+    const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.columns.length);
+    const table = recordTableName(shape.tableId);
+    const searchText = shape.withText ? sql`, txt as (insert into ${sql.table(searchTextTable(table))} (id, text) select id, cast(${text} as text) from ins)` : sql``;
+    const raw = sql<{ id: number }>`
+      with ins as (insert into ${sql.table(table)} (${sql.join(shape.columns.map((c) => sql.ref(c)))}) values (${sql.join(values)}) returning id)${searchText},
+      queued as (
+        insert into change_queue (${queuedColumns})
+        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.created', cast(${at} as text),
+          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), cast(${payload} as text)
+        from ins
+      )
+      select id from ins`;
+    return { compile: () => raw.compile(db) };
+  },
+);
+
+/**
+ * Inserts one record (`columns`: column → value), its search text when it has one, and its
+ * `record.created` change with `payload` (changes/change.ts, payloadOf). Answers its id.
+ */
+export async function insertAndQueueChange(db: Kysely<any>, tableId: number, columns: Record<string, unknown>, text: string | null, payload: string, common: ChangeCommon): Promise<number> {
+  const names = Object.keys(columns);
+  const [row] = await insertAndQueue(db, { tableId, columns: names, withText: text !== null }, text, payload, ...names.map((name) => columns[name]), common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+  return Number(row.id);
+}
+
+const deleteAndQueue = prepareShapedQuery(
+  (shape: { tableId: number; columns: readonly string[] }) => `${shape.tableId}:${shape.columns.join(',')}`,
+  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[] }, ids: unknown, payloads: unknown, deletedAt: unknown, ...common: unknown[]) => {
+    const [accountId, spaceId, tableId, at, userId, keyId, actorName] = common;
+    const raw = sql<Record<string, unknown> & { id: number }>`
+      with gone as (delete from ${sql.table(recordTableName(shape.tableId))} where id = any(cast(${ids} as integer[])) returning id, ${sql.join(shape.columns.map((c) => sql.ref(c)))}),
+      trashed as (
+        insert into record_trash (table_id, record_id, deleted_at, deleted_by_user_id, deleted_by_api_key_id, deleted_by_name, row_json)
+        select cast(${tableId} as integer), id, cast(${deletedAt} as text), cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), row_to_json(gone)::text from gone
+      ),
+      queued as (
+        insert into change_queue (${queuedColumns})
+        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), gone.id, null, 'record.deleted', cast(${at} as text),
+          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), p.payload
+        from gone join unnest(cast(${ids} as integer[]), cast(${payloads} as text[])) as p(id, payload) on p.id = gone.id
+      )
+      select * from gone`;
+    return { compile: () => raw.compile(db) };
+  },
+);
+
+/**
+ * Moves the records `ids` to the trash with their `record.deleted` changes (`payloads`, by the
+ * position of their id) in one statement; answers the rows deleted (id and `columns`).
+ */
+export async function deleteAndQueueChanges(db: Kysely<any>, tableId: number, ids: readonly number[], payloads: readonly string[], columns: readonly string[], deletedAt: string, common: ChangeCommon): Promise<Array<Record<string, unknown> & { id: number }>> {
+  return deleteAndQueue(db, { tableId, columns }, ids, payloads, deletedAt, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+}

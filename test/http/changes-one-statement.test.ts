@@ -1,0 +1,151 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../build-test-app.js';
+import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
+
+/**
+ * The changes of single-record updates. On PostgreSQL an update of numbers, checkboxes, dates,
+ * times and selects is one statement that makes its change in SQL (record-update-statement.ts);
+ * other updates, and all of them on SQLite, go through the write unit's transaction and make it
+ * in JavaScript. Both must give the same change: read-form values, only the fields that changed,
+ * empty values (null, '') alike, nothing for a no-op or a missing record. A delete of records
+ * presented before it (a user field) is one statement on PostgreSQL too: trash, change, restore.
+ */
+
+interface Change {
+  kind: string;
+  record_id: number;
+  fields: string[];
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+describe('changes of a single update or delete, whichever way it is written', () => {
+  const ctx = useTestApp();
+  let world: World;
+  let tableId: number;
+
+  const post = (url: string, body: unknown = {}) => call(ctx, 'POST', url, { key: world.accountKey, body });
+  const lastSeq = async () => (await ctx.container.services.unit.settleQueued(), Number((await ctx.container.database.db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0));
+  const changesAfter = async (after: number): Promise<Change[]> => (await post(`/api/table/${tableId}/changes/list`, { after, limit: 1000 })).body.changes;
+  const update = async (id: number, data: Record<string, unknown>) => post(`/api/table/${tableId}/record/${id}/update`, { data });
+  /** The changes one update appends, with its response. */
+  const changesOf = async (id: number, data: Record<string, unknown>) => {
+    const before = await lastSeq();
+    const response = await update(id, data);
+    return { response, changes: await changesAfter(before) };
+  };
+
+  beforeAll(async () => {
+    world = await createAccount(ctx);
+    const spaceId = (await createSpace(ctx, world, 'Updates')).id;
+    tableId = (
+      await createTable(ctx, world, spaceId, {
+        name: 'Jobs',
+        fields: [
+          { id: 'name', name: 'Name', type: 'text' },
+          { id: 'amount', name: 'Amount', type: 'number', decimals: 2 },
+          { id: 'count', name: 'Count', type: 'number' },
+          { id: 'done', name: 'Done', type: 'checkbox' },
+          { id: 'due', name: 'Due', type: 'date' },
+          { id: 'at', name: 'At', type: 'datetime' },
+          { id: 'slot', name: 'Slot', type: 'time' },
+          { id: 'stage', name: 'Stage', type: 'select', options: [{ value: 'lead' }, { value: 'won' }] },
+          { id: 'tags', name: 'Tags', type: 'select', multiple: true, options: [{ value: 'x' }, { value: 'y' }] },
+          // A user field reads other rows: a delete presents its records before its statement.
+          { id: 'owner', name: 'Owner', type: 'user' },
+        ],
+      })
+    ).id;
+  });
+
+  const create = async (data: Record<string, unknown>) => (await post(`/api/table/${tableId}/records/create`, { data })).body as { id: number };
+
+  it('holds only the fields that changed, before and after in read form', async () => {
+    const { id } = await create({ name: 'a', amount: 1.5, count: 3, due: '2026-01-02', slot: '10:00:00' });
+    const { response, changes } = await changesOf(id, { amount: 2.25, count: 3, done: true, due: '2026-01-03', at: '2026-01-03 04:05:06', slot: '10:00:00' });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ amount: 2.25, count: 3, done: true, due: '2026-01-03', at: '2026-01-03 04:05:06', slot: '10:00:00' });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ kind: 'record.updated', record_id: id, fields: ['amount', 'done', 'due', 'at'] });
+    expect(changes[0].before).toEqual({ amount: 1.5, done: false, due: '2026-01-02', at: null });
+    expect(changes[0].after).toEqual({ amount: 2.25, done: true, due: '2026-01-03', at: '2026-01-03 04:05:06' });
+  });
+
+  it('a value cleared shows as null after; a number keeps its exact value', async () => {
+    const { id } = await create({ amount: 0.1, count: 123456789.125, due: '2026-05-06' });
+    const { changes } = await changesOf(id, { amount: null, count: 0.30000000000000004, due: '' });
+    expect(changes).toHaveLength(1);
+    expect(changes[0].fields).toEqual(['amount', 'count', 'due']);
+    expect(changes[0].before).toEqual({ amount: 0.1, count: 123456789.125, due: '2026-05-06' });
+    expect(changes[0].after).toEqual({ amount: null, count: 0.30000000000000004, due: null });
+  });
+
+  it('appends nothing for an update that changes no value (an unchecked box set to false, an empty date cleared, a number rewritten)', async () => {
+    const { id } = await create({ amount: 7, stage: 'won' });
+    for (const data of [{ done: false }, { due: null }, { due: '' }, { amount: 7 }, { amount: 7, done: false, stage: 'won' }]) {
+      const { response, changes } = await changesOf(id, data);
+      expect(response.status).toBe(200);
+      expect(changes).toEqual([]);
+    }
+  });
+
+  it('a missing record: 400 Record not found and no change; a bad value: 400, no change and the record unchanged', async () => {
+    const before = await lastSeq();
+    const missing = await update(99_999_999, { amount: 1 });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('Record not found');
+    const { id } = await create({ amount: 4 });
+    const afterCreate = await lastSeq();
+    expect((await update(id, { amount: 'four' })).status).toBe(400);
+    expect(await changesAfter(afterCreate)).toEqual([]);
+    expect((await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).body.data.amount).toBe(4);
+    expect((await changesAfter(before)).map((c) => c.kind)).toEqual(['record.created']);
+  });
+
+  it('a searchable field among the written ones (the transaction way) gives the same change', async () => {
+    const { id } = await create({ name: 'old', count: 1 });
+    const { changes } = await changesOf(id, { name: 'new', count: 2, done: false });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ fields: ['name', 'count'], before: { name: 'old', count: 1 }, after: { name: 'new', count: 2 } });
+  });
+
+  it('concurrent updates of one number: one change each, each before the value it replaced', async () => {
+    const { id } = await create({ count: 0 });
+    const before = await lastSeq();
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, n) => update(id, { count: n + 1 })));
+    expect(responses.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const changes = await changesAfter(before);
+    expect(changes).toHaveLength(12);
+    // Each change's before is the previous change's after: a chain from 0 to the final value.
+    let value: unknown = 0;
+    for (const change of changes) {
+      expect(change.before).toEqual({ count: value });
+      value = change.after.count;
+    }
+    expect((await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).body.data.count).toBe(value);
+  });
+
+  it('a delete moves the record to the trash with its change; a restore brings it back whole', async () => {
+    const data = { name: 'keep', amount: 12.5, count: 2, done: true, due: '2026-02-03', at: '2026-02-03 01:02:03', slot: '04:05:06', stage: 'won', tags: ['x', 'y'], owner: world.ownerId };
+    const { id } = await create(data);
+    const { id: other } = await create({ name: 'other' });
+    const before = await lastSeq();
+    const deleted = await post(`/api/table/${tableId}/records/delete_batch`, { record_ids: [id, other, 99_999_999] });
+    expect(deleted.body).toEqual({ deleted: [id, other], not_found: [99_999_999] });
+    const changes = await changesAfter(before);
+    expect(changes.map((c) => [c.kind, c.record_id])).toEqual([
+      ['record.deleted', id],
+      ['record.deleted', other],
+    ]);
+    expect(changes[0].before).toMatchObject({ ...data, owner: expect.objectContaining({ id: world.ownerId }) });
+    expect(changes[0].after).toEqual({});
+    const trash = (await post(`/api/table/${tableId}/records/trash`)).body;
+    expect(trash.map((entry: { id: number }) => entry.id).sort()).toEqual([id, other].sort());
+    const restoredAt = await lastSeq();
+    expect((await post(`/api/table/${tableId}/records/restore`, { ids: [id] })).body).toEqual({ restored: [id], not_found: [] });
+    const record = (await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).body;
+    expect(record.data).toMatchObject({ ...data, owner: expect.objectContaining({ id: world.ownerId }) });
+    const [restored] = await changesAfter(restoredAt);
+    expect(restored).toMatchObject({ kind: 'record.restored', record_id: id, after: changes[0].before });
+  });
+});
