@@ -60,7 +60,7 @@ export interface QueryBounds {
  * `where`, led by the dialect's budget guard unless each row is cheap to judge: the condition a
  * bounded statement filters with, if any.
  */
-function guarded(bounds: QueryBounds, where: RawBuilder<boolean> | null): RawBuilder<boolean> | null {
+export function guarded(bounds: QueryBounds, where: RawBuilder<boolean> | null): RawBuilder<boolean> | null {
   const guard = bounds.dialect.budgetGuard;
   if (!guard || bounds.cheapPerRow) return where;
   return where ? sql<boolean>`${guard} and ${where}` : guard;
