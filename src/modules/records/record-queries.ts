@@ -144,11 +144,15 @@ export function createRecordQueries(deps: {
         const follows = source.table === recordTableName(tableId);
         // PostgreSQL: queued changes into the log first, so that the log accounts for every write (count-cache.ts).
         if (count === undefined && follows) await deps.unit?.settleQueued();
+        let windowFailed = false;
         if (cached?.window !== undefined) {
           // Only the records the log names since the cached count are read again.
           count = countCache.advance(key, cached.window, await readChangeWindow(db, tableId, where, cached.window, bounds));
+          windowFailed = count === undefined;
         }
-        if (count === undefined && follows && cached?.since === undefined) {
+        // Reading every matching id costs more than counting them: after a window the log could
+        // not account for (writes outside the API), a plain count first, the ids the time after.
+        if (count === undefined && follows && cached?.since === undefined && !windowFailed) {
           // The matching ids, so that later counts follow the table's writes without counting again.
           const matching = await readMatchingIds(db, tableId, where, bounds);
           count = countCache.follow(key, matching.position, matching.ids);
@@ -156,7 +160,7 @@ export function createRecordQueries(deps: {
         } else if (count === undefined) {
           // Only the records created since the cached count, or the whole filter afresh.
           const counted = await records.countRecords(db, tableId, source, bounds, cached?.since);
-          count = (cached?.count ?? 0) + counted.count;
+          count = (cached?.since === undefined ? 0 : cached.count) + counted.count;
           countCache.set(key, counters, count, counted.maxId);
           if (cached === undefined) observe(tableId, shape);
         }
