@@ -58,10 +58,13 @@ export async function readChangeWindow(db: Db, tableId: number, where: RawBuilde
   const table = sql.table(recordTableName(tableId));
   const changed = sql`select record_id from changes where table_id = ${tableId} and seq > ${sinceSeq} and ${recordKinds}`;
   const condition = guarded(bounds, where);
+  // SQLite would walk the filter's index (every matching record) rather than look up the few
+  // changed ids: `not indexed` leaves it the primary key only.
+  const changedRecords = bounds.dialect.name === 'sqlite' ? sql`${table} not indexed` : table;
   const statement = sql<Record<string, unknown>>`select ${positionColumns(tableId, sinceSeq)},
     (select count(*) from changes where table_id = ${tableId} and seq > ${sinceSeq} and ${recordKinds}) as logged,
     (select ${textList(bounds.dialect, sql.ref('record_id'))} from (${changed}) as c) as changed,
-    (select ${textList(bounds.dialect, sql.ref('id'))} from ${table} where id in (${changed}) and ${condition}) as matching`;
+    (select ${textList(bounds.dialect, sql.ref('id'))} from ${changedRecords} where id in (${changed}) and ${condition}) as matching`;
   const [row] = await runBoundedRead(db, statement.compile(db), bounds.caller);
   return { position: positionOf(row), logged: Number(row.logged), changed: parseIds(String(row.changed)), matching: parseIds(String(row.matching)) };
 }
