@@ -32,11 +32,11 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWords } from './dataset.js';
+import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWords, stages } from './dataset.js';
 import { measureCsv } from './csv-bench.js';
 import { combine, makeDrive, type Measurement, type NextRequest } from './drive.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
-import { readRssMb, startProcess, stopProcess } from './processes.js';
+import { readCpuMs, readRssMb, startProcess, stopProcess } from './processes.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -136,6 +136,8 @@ interface Shape {
   recordsPerRequest?: number;
   /** Concurrent clients, when not `--connections` (the history shapes: one, for a page's own latency). */
   clients?: number;
+  /** The bare floor's request (bench/bare-floor.ts), for the shapes it answers: get, create and update. */
+  bare?: (random: ReturnType<typeof createRandom>) => string | { path: string; body: unknown };
 }
 
 /** Records in each request of the `create-batch` shape: the most create_batch takes. */
@@ -162,15 +164,25 @@ function defineShapes(dataset: Awaited<ReturnType<typeof prepareDataset>>, threa
     { name: 'count-all', service: () => ({ method: 'POST', path: `${t}/records/count`, body: {} }), floor: () => '/count-all' },
     { name: 'search', service: () => ({ method: 'POST', path: `${t}/records/query`, body: { search: searchTerm, limit: 100 } }), floor: () => '/search' },
     { name: 'search-list', service: () => ({ method: 'POST', path: `${t}/records/query`, body: { ...list, search: searchTerm } }), floor: () => '/search-list' },
-    { name: 'get', service: (r) => ({ method: 'GET', path: `${t}/record/${randomId(r)}/get` }), floor: (r) => `/get/${randomId(r)}` },
-    { name: 'create', service: (r) => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(r, dataset.userIds) } }), floor: () => '/create' },
+    { name: 'get', service: (r) => ({ method: 'GET', path: `${t}/record/${randomId(r)}/get` }), floor: (r) => `/get/${randomId(r)}`, bare: (r) => `/get/${randomId(r)}` },
+    {
+      name: 'create',
+      service: (r) => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(r, dataset.userIds) } }),
+      floor: () => '/create',
+      bare: (r) => ({ path: '/create', body: { data: makeRecord(r, dataset.userIds) } }),
+    },
     {
       name: 'create-batch',
       service: (r) => ({ method: 'POST', path: `${t}/records/create_batch`, body: nextBatch(r, dataset.userIds) }),
       floor: (r) => ({ path: '/create-batch', body: nextBatch(r, dataset.userIds) }),
       recordsPerRequest: batchSize,
     },
-    { name: 'update', service: (r) => ({ method: 'POST', path: `${t}/record/${randomId(r)}/update`, body: { data: { amount: r.int(1_000_000) / 100 } } }), floor: (r) => `/update/${randomId(r)}` },
+    {
+      name: 'update',
+      service: (r) => ({ method: 'POST', path: `${t}/record/${randomId(r)}/update`, body: { data: { amount: r.int(1_000_000) / 100 } } }),
+      floor: (r) => `/update/${randomId(r)}`,
+      bare: (r) => ({ path: `/update/${randomId(r)}`, body: { data: { amount: r.int(1_000_000) / 100 } } }),
+    },
     ...(thread
       ? ([
           { name: 'comments-newest', service: () => ({ method: 'GET', path: `${t}/record/${thread.threadId}/comments/get` }), floor: () => '/comments-newest' },
@@ -459,51 +471,87 @@ function startServer(dbEnv: Record<string, string>, extra: Record<string, string
   return startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...extra });
 }
 
-/** Each shape on Tabula and on the floor, in alternating slices: one table row each. */
-async function measureShapes(server: { url: string; pid: number }, floorUrl: string, shapes: Shape[], dataset: Awaited<ReturnType<typeof prepareDataset>>, recordLines: string[]) {
+/** A server the shapes drive: its address, and its process for RSS and CPU time. */
+interface Side {
+  url: string;
+  pid: number;
+}
+
+/** One side's slices of a shape: the autocannon results and the server CPU time they took. */
+class SideSlices {
+  readonly results: autocannon.Result[] = [];
+  cpuMs = 0;
+
+  async run(side: Side, work: () => Promise<autocannon.Result>): Promise<void> {
+    const cpuBefore = readCpuMs(side.pid);
+    this.results.push(await work());
+    this.cpuMs += readCpuMs(side.pid) - cpuBefore;
+  }
+
+  /** Server CPU per answered request, in ms (clock ticks of 10 ms: a long slice keeps the rounding small). */
+  cpuPerRequest(): string {
+    const requests = this.results.reduce((sum, r) => sum + r.requests.total, 0);
+    return requests > 0 ? (this.cpuMs / requests).toFixed(2) : '';
+  }
+}
+
+/**
+ * Each shape on Tabula, the floor and, for get, create and update, the bare floor
+ * (bench/bare-floor.ts), in alternating slices: one table row each, with the server CPU time per
+ * request of Tabula and the bare floor.
+ */
+async function measureShapes(server: Side, floor: Side, bare: Side | null, shapes: Shape[], dataset: Awaited<ReturnType<typeof prepareDataset>>, recordLines: string[]) {
   const rowsOut: string[] = [];
   let maxRss = readRssMb(server.pid);
   for (const shape of shapes) {
     const random = createRandom(99);
     const serviceNext = () => shape.service(random);
-    const floorNext = () => {
-      const floorRequest = shape.floor(random);
-      return { method: 'POST' as const, ...(typeof floorRequest === 'string' ? { path: floorRequest } : floorRequest) };
-    };
+    const asRequest = (request: string | { path: string; body: unknown }) => ({ method: 'POST' as const, ...(typeof request === 'string' ? { path: request } : request) });
+    const floorNext = () => asRequest(shape.floor(random));
+    const bareSide = bare && shape.bare ? bare : null;
+    // The bare floor's get is a GET, as Tabula's; its writes are POSTs.
+    const bareNext = () => ({ ...asRequest(shape.bare!(random)), ...(shape.name === 'get' ? { method: 'GET' as const } : {}) });
     const auth = { authorization: `Bearer ${dataset.apiKey}` };
-    log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula and the floor, in ${options.slices} alternating slices…`);
+    log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula, the floor${bareSide ? ' and the bare floor' : ''}, in ${options.slices} alternating slices…`);
     const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth, undefined, shape.clients);
-    const warmFloor = await drive(floorUrl, Number(options.warmup), floorNext, {}, undefined, shape.clients);
+    const warmFloor = await drive(floor.url, Number(options.warmup), floorNext, {}, undefined, shape.clients);
+    const warmBare = bareSide ? await drive(bareSide.url, Number(options.warmup), bareNext, {}, undefined, shape.clients) : null;
     const slices = Math.max(1, Number(options.slices));
     const tabulaAmount = requestsPerSlice(warmTabula, slices);
     const floorAmount = requestsPerSlice(warmFloor, slices);
-    const tabulaSlices: autocannon.Result[] = [];
-    const floorSlices: autocannon.Result[] = [];
+    const bareAmount = warmBare ? requestsPerSlice(warmBare, slices) : undefined;
+    const tabulaSlices = new SideSlices();
+    const floorSlices = new SideSlices();
+    const bareSlices = new SideSlices();
     for (let slice = 0; slice < slices; slice += 1) {
       const sampler = setInterval(() => (maxRss = Math.max(maxRss, readRssMb(server.pid))), 200);
-      tabulaSlices.push(await drive(server.url, duration / slices, serviceNext, auth, tabulaAmount, shape.clients));
+      await tabulaSlices.run(server, () => drive(server.url, duration / slices, serviceNext, auth, tabulaAmount, shape.clients));
       clearInterval(sampler);
-      floorSlices.push(await drive(floorUrl, duration / slices, floorNext, {}, floorAmount, shape.clients));
+      await floorSlices.run(floor, () => drive(floor.url, duration / slices, floorNext, {}, floorAmount, shape.clients));
+      if (bareSide) await bareSlices.run(bareSide, () => drive(bareSide.url, duration / slices, bareNext, {}, bareAmount, shape.clients));
     }
-    const tabula = combine(tabulaSlices);
-    const bare = combine(floorSlices);
-    const share = bare.requestsPerSecond > 0 ? Math.round((100 * tabula.requestsPerSecond) / bare.requestsPerSecond) : 0;
+    const tabula = combine(tabulaSlices.results);
+    const floored = combine(floorSlices.results);
+    const bared = bareSide ? combine(bareSlices.results) : null;
+    const shareOf = (other: Measurement | null) => (other && other.requestsPerSecond > 0 ? `${Math.round((100 * tabula.requestsPerSecond) / other.requestsPerSecond)}%` : '');
     if (shape.recordsPerRequest) {
       const perSecond = (measurement: Measurement) => Math.round(measurement.requestsPerSecond * shape.recordsPerRequest!);
-      recordLines.push(`| ${shape.name} | ${perSecond(tabula)} records/s | | | ${perSecond(bare)} records/s | | | ${share}% | (${shape.recordsPerRequest} records a request) |`);
+      recordLines.push(`| ${shape.name} | ${perSecond(tabula)} records/s | | | ${perSecond(floored)} records/s | | | ${shareOf(floored)} | (${shape.recordsPerRequest} records a request) | | | | |`);
     }
+    const errors = tabula.errors || floored.errors || bared?.errors ? ` errors: ${tabula.errors}/${floored.errors}${bared ? `/${bared.errors}` : ''}` : '';
     rowsOut.push(
-      `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${bare.requestsPerSecond.toFixed(0)} | ${bare.p50} | ${bare.p99} | ${share}% | ${maxRss.toFixed(0)} |${tabula.errors || bare.errors ? ` errors: ${tabula.errors}/${bare.errors}` : ''}`,
+      `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${floored.requestsPerSecond.toFixed(0)} | ${floored.p50} | ${floored.p99} | ${shareOf(floored)} | ${maxRss.toFixed(0)} | ${bared ? bared.requestsPerSecond.toFixed(0) : ''} | ${shareOf(bared)} | ${tabulaSlices.cpuPerRequest()} | ${bared ? bareSlices.cpuPerRequest() : ''} |${errors}`,
     );
   }
   return rowsOut;
 }
 
 /**
- * A filtered count right after a write, one at a time (the count cache cannot answer it): a
- * record created, then the count of `stage = won` timed; the floor inserts, then counts.
+ * A filtered count right after a write, one at a time: a record created (`create`) or a random
+ * record's stage changed (`update`, which moves it in or out of the count), then the count of
+ * `stage = won` timed; the floor writes the same way, then counts.
  */
-async function measureCountAfterWrite(url: string, floorUrl: string, dataset: Awaited<ReturnType<typeof prepareDataset>>): Promise<string> {
+async function measureCountAfterWrite(url: string, floorUrl: string, dataset: Awaited<ReturnType<typeof prepareDataset>>, write: 'create' | 'update'): Promise<string> {
   const post = async (base: string, requestPath: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${requestPath}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     if (!response.ok) throw new Error(`POST ${requestPath}: ${response.status} ${await response.text()}`);
@@ -511,22 +559,33 @@ async function measureCountAfterWrite(url: string, floorUrl: string, dataset: Aw
   };
   const auth = { authorization: `Bearer ${dataset.apiKey}` };
   const t = `/api/table/${dataset.tableId}`;
-  const random = createRandom(5);
+  const random = createRandom(write === 'create' ? 5 : 6);
   const tabula: number[] = [];
   const bare: number[] = [];
-  log(`shape count-after-write: ${countAfterWriteRounds} rounds of a create, then a timed count, on each side…`);
-  for (let round = 0; round < countAfterWriteRounds; round += 1) {
-    await post(url, `${t}/records/create`, { data: makeRecord(random, dataset.userIds) }, auth);
-    let started = performance.now();
+  log(`shape count-after-write: ${countAfterWriteRounds} rounds of a ${write}, then a timed count, on each side…`);
+  // Tabula's rounds first, then the floor's: the floor writes behind Tabula's back (no change
+  // logged), which a cached count cannot follow and takes afresh. The first two counts fill the
+  // cache (after the floor's earlier writes, a plain count first, then the ids it follows from).
+  for (let warm = 0; warm < 2; warm += 1) {
+    await post(url, `${t}/record/${1 + random.int(rows)}/update`, { data: { stage: random.pick(stages) } }, auth);
+    await post(url, `${t}/records/count`, { where: { stage: 'won' } }, auth);
+  }
+  const ids = Array.from({ length: countAfterWriteRounds }, () => 1 + random.int(rows));
+  for (const id of ids) {
+    if (write === 'create') await post(url, `${t}/records/create`, { data: makeRecord(random, dataset.userIds) }, auth);
+    else await post(url, `${t}/record/${id}/update`, { data: { stage: random.pick(stages) } }, auth);
+    const started = performance.now();
     await post(url, `${t}/records/count`, { where: { stage: 'won' } }, auth);
     tabula.push(performance.now() - started);
-    await post(floorUrl, '/create');
-    started = performance.now();
+  }
+  for (const id of ids) {
+    await post(floorUrl, write === 'create' ? '/create' : `/update/${id}`);
+    const started = performance.now();
     await post(floorUrl, '/count');
     bare.push(performance.now() - started);
   }
   const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))].toFixed(1);
-  return `| count-after-write | | ${percentile(tabula, 0.5)} | ${percentile(tabula, 0.99)} | | ${percentile(bare, 0.5)} | ${percentile(bare, 0.99)} | | |`;
+  return `| count-after-${write} | | ${percentile(tabula, 0.5)} | ${percentile(tabula, 0.99)} | | ${percentile(bare, 0.5)} | ${percentile(bare, 0.99)} | | |`;
 }
 
 const countAfterWriteRounds = 40;
@@ -598,8 +657,8 @@ async function runRecordShapes(wanted: Set<string>) {
     try {
       await dropAutomaticIndexes(bare.url, dataset);
       log('before any index (TABULA_AUTO_INDEXES=off):');
-      beforeLines.push(...(await measureShapes({ url: bare.url, pid: bare.child.pid! }, floor.url, defineShapes(dataset, null).filter((s) => wanted.has(s.name) && indexShapes.has(s.name)), dataset, [])));
-      if (wanted.has('count-after-write')) beforeLines.push(await measureCountAfterWrite(bare.url, floor.url, dataset));
+      beforeLines.push(...(await measureShapes({ url: bare.url, pid: bare.child.pid! }, { url: floor.url, pid: floor.child.pid! }, null, defineShapes(dataset, null).filter((s) => wanted.has(s.name) && indexShapes.has(s.name)), dataset, [])));
+      if (wanted.has('count-after-write')) for (const write of ['create', 'update'] as const) beforeLines.push(await measureCountAfterWrite(bare.url, floor.url, dataset, write));
     } finally {
       await stopProcess(bare.child);
       await stopProcess(floor.child);
@@ -613,14 +672,17 @@ async function runRecordShapes(wanted: Set<string>) {
   floorConfig.history = history && { recordId: history.recordId };
   floorConfig.comments = thread && { threadId: thread.threadId, createId: thread.createId, apiKeyId: thread.apiKeyId, userName: thread.userName, deepOffset: deepCommentOffset, content: mentionContent(dataset.userIds[0]), mentionUserId: dataset.userIds[0] };
   const floor = await startProcess(process.execPath, ['--import', 'tsx', 'bench/floor-server.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) });
+  const bareWanted = defineShapes(dataset, null).some((shape) => shape.bare && wanted.has(shape.name));
+  const bareFloor = bareWanted ? await startProcess(process.execPath, ['--import', 'tsx', 'bench/bare-floor.ts'], { BENCH_FLOOR_CONFIG: JSON.stringify(floorConfig) }) : null;
   let rowsOut: string[] = [];
   let heavyLines: string[] = [];
   let viewLines: string[] = [];
   let csvLines: string[] = [];
   try {
-    rowsOut = await measureShapes({ url: server.url, pid: server.child.pid! }, floor.url, defineShapes(dataset, thread, history).filter((s) => wanted.has(s.name)), dataset, recordLines);
+    const bareSide = bareFloor && { url: bareFloor.url, pid: bareFloor.child.pid! };
+    rowsOut = await measureShapes({ url: server.url, pid: server.child.pid! }, { url: floor.url, pid: floor.child.pid! }, bareSide, defineShapes(dataset, thread, history).filter((s) => wanted.has(s.name)), dataset, recordLines);
     fs.writeFileSync(deletesMarkerFile, JSON.stringify(deletes));
-    if (wanted.has('count-after-write')) rowsOut.push(await measureCountAfterWrite(server.url, floor.url, dataset));
+    if (wanted.has('count-after-write')) for (const write of ['create', 'update'] as const) rowsOut.push(await measureCountAfterWrite(server.url, floor.url, dataset, write));
     if (wanted.has('views')) viewLines = await measureViews(server.url, dataset);
     if (wanted.has('csv')) csvLines = await measureCsv({ url: server.url, apiKey: dataset.apiKey, tableId: dataset.tableId, dataDir, dbEnv, log });
     // Last: the heavy queries it leaves running until their budget would slow the next shape.
@@ -628,9 +690,11 @@ async function runRecordShapes(wanted: Set<string>) {
   } finally {
     await stopProcess(server.child);
     await stopProcess(floor.child);
+    if (bareFloor) await stopProcess(bareFloor.child);
   }
   console.log(`\n${engine}, ${rows.toLocaleString('en')} records made through the API, ${connections} connections, ${duration}s per shape\n`);
-  const header = '| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB |\n|---|---|---|---|---|---|---|---|---|';
+  // The bare floor (get, create, update): node:http, one prepared statement, JSON.stringify of the row.
+  const header = '| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB | bare floor req/s | of bare floor | Tabula CPU ms/req | bare CPU ms/req |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|';
   if (beforeLines.length > 0) {
     console.log(`Before any index (the first queries on a new table; TABULA_AUTO_INDEXES=off):\n\n${header}`);
     for (const line of beforeLines) console.log(line);

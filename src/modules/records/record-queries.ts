@@ -14,6 +14,8 @@ import type { AttemptRunner } from './record-attempts.js';
 import { selectFields, type RecordObject } from './record-reader.js';
 import { invalidField, type RecordReads } from './record-reads.js';
 import { createCountCache } from './count-cache.js';
+import { readChangeWindow, readMatchingIds } from './count-window.repository.js';
+import type { WriteUnit } from '../changes/write-unit.js';
 import { assertResponseFits } from './response-size.js';
 import * as records from './records.repository.js';
 import { countIds, idPages, type ExportFormat, type RecordExport } from './record-export.js';
@@ -28,6 +30,8 @@ export function createRecordQueries(deps: {
   maxResponseSize: number;
   /** Told each query's shape: the automatic indexes. */
   queryShapes?: QueryShapeObserver;
+  /** PostgreSQL: queued changes go into the log before a cached count reads what changed since it. */
+  unit?: Pick<WriteUnit, 'settleQueued'>;
 }) {
   const { db, dialect } = deps.database;
   const { onTable, confirmCurrentMetadata } = deps.runner;
@@ -135,11 +139,28 @@ export function createRecordQueries(deps: {
         const compiled = where.compile(db);
         const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
         const cached = countCache.get(key, counters);
-        let count = cached?.count;
-        if (cached === undefined || cached.since !== undefined) {
+        const bounds = boundsOf(attempt.actor, cheapPerRow);
+        let count = cached && cached.since === undefined && cached.window === undefined ? cached.count : undefined;
+        const follows = source.table === recordTableName(tableId);
+        // PostgreSQL: queued changes into the log first, so that the log accounts for every write (count-cache.ts).
+        if (count === undefined && follows) await deps.unit?.settleQueued();
+        let windowFailed = false;
+        if (cached?.window !== undefined) {
+          // Only the records the log names since the cached count are read again.
+          count = countCache.advance(key, cached.window, await readChangeWindow(db, tableId, where, cached.window, bounds));
+          windowFailed = count === undefined;
+        }
+        // Reading every matching id costs more than counting them: after a window the log could
+        // not account for (writes outside the API), a plain count first, the ids the time after.
+        if (count === undefined && follows && cached?.since === undefined && !windowFailed) {
+          // The matching ids, so that later counts follow the table's writes without counting again.
+          const matching = await readMatchingIds(db, tableId, where, bounds);
+          count = countCache.follow(key, matching.position, matching.ids);
+          if (cached === undefined) observe(tableId, shape);
+        } else if (count === undefined) {
           // Only the records created since the cached count, or the whole filter afresh.
-          const counted = await records.countRecords(db, tableId, source, boundsOf(attempt.actor, cheapPerRow), cached?.since);
-          count = (cached?.count ?? 0) + counted.count;
+          const counted = await records.countRecords(db, tableId, source, bounds, cached?.since);
+          count = (cached?.since === undefined ? 0 : cached.count) + counted.count;
           countCache.set(key, counters, count, counted.maxId);
           if (cached === undefined) observe(tableId, shape);
         }
