@@ -26,6 +26,7 @@ export const checkboxField: FieldType = {
   // An integer column where the engine has no boolean (SQLite): 1 / 0.
   decode: (column) => column === true || column === 1,
   encode: (stored, dialect) => (dialect.booleanType === 'integer' ? (stored ? 1 : 0) : stored),
+  columnReadForm: (column) => sql`to_jsonb(coalesce(${column}, false))`,
   readMany: (stored) => stored.map((value) => value === true),
   compileFilter(op, value, field, ctx) {
     const checked = sql<boolean>`${ctx.column} = ${ctx.dialect.booleanLiteral(true)}`;

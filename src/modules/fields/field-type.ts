@@ -80,6 +80,13 @@ export interface FieldType {
    * before a write transaction, never inside it (records/record-changes.ts).
    */
   readsOtherRows?: true;
+  /**
+   * A single value's read form as PostgreSQL JSON, made in SQL from its column: for a type whose
+   * read form is its column's value (numbers, dates, a single select, a checkbox). It lets an
+   * update make its change in the statement that writes (records/record-statements.ts); absent,
+   * the change is made from readMany in the write unit's transaction.
+   */
+  columnReadForm?(column: RawBuilder<unknown>, field: Field): RawBuilder<unknown> | null;
   /** Stored values of one field across a page of records (decoded) → API values, resolved in one batch. */
   readMany(stored: readonly unknown[], field: Field, ctx: ReadContext): unknown[] | Promise<unknown[]>;
   /** A filter condition on this field → SQL, or a ValidationError `Invalid filter: …`. */

@@ -42,6 +42,8 @@ export const numberField: FieldType = {
     const decimals = field.settings.decimals as number | null;
     return decimals === null || decimals === undefined ? input : roundDecimals(input, decimals);
   },
+  // double precision: PostgreSQL writes its JSON shortest round-trip, as JavaScript does.
+  columnReadForm: (column) => sql`coalesce(to_jsonb(${column}), 'null'::jsonb)`,
   readMany: (stored) => stored.map((value) => (value === null || value === undefined ? null : Number(value))),
   compileFilter(op, value, field, ctx) {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);

@@ -57,6 +57,7 @@ export const selectField: FieldType = {
     const unique = [...new Set(values)];
     return unique.length === 0 ? null : unique;
   },
+  columnReadForm: (column, field) => (field.multiple ? null : sql`coalesce(to_jsonb(${column}), 'null'::jsonb)`),
   readMany: (stored, field) => stored.map((value) => (field.multiple ? (value ?? []) : (value ?? null))),
   compileFilter(op, value, field, ctx) {
     if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);

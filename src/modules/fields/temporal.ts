@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { isDateToken, resolveDateToken, type TemporalKind } from './date-tokens.js';
 import { readIsoDateTime } from './iso-datetime.js';
 import type { Field } from './field.js';
@@ -75,6 +76,8 @@ function temporal(kind: TemporalKind): FieldType {
       if (!isValidTemporal(kind, value)) throw new FieldValueError(field, `expected ${formats[kind]}, got ${describe(input)}`);
       return value;
     },
+    // ISO text in its column: its JSON is its read form.
+    columnReadForm: (column) => sql`coalesce(to_jsonb(${column}), 'null'::jsonb)`,
     readMany: (stored) => stored.map((value) => value ?? null),
     compileFilter(op, value, field, ctx) {
       if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);

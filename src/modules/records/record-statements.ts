@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/dialect.js';
 import { prepareShapedQuery } from '../../db/prepared-query.js';
 import type { ChangeCommon } from '../changes/change.js';
 import type { Field } from '../fields/field.js';
+import { getFieldType } from '../fields/registry.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { searchTextTable } from './search/search-text-table.js';
 import type { UpdatePlan } from './record-writer.js';
@@ -26,30 +27,13 @@ import type { UpdatePlan } from './record-writer.js';
  *
  * It serves the updates whose change can be made in SQL: no search text to rebuild and no
  * replaced value to hand to a field type (`plan.reads` empty), and every written field of a
- * type whose read form is its column's JSON (below). The others go through the write unit's
+ * type that says its read form in SQL (FieldType.columnReadForm). The others go through the write unit's
  * transaction (record-writes.ts), as do all updates on SQLite, which has no writing CTEs.
  */
 
-/**
- * A column's value in read form, as JSON, for the types whose read form is the column itself
- * (record-reader.ts, each type's readMany): numbers (double precision, whose JSON PostgreSQL
- * writes shortest round-trip, as JavaScript does), checkboxes (null reads as false), date,
- * datetime and time (ISO text), a single select (its option's text). Null for the others.
- */
+/** A column's value in read form, as JSON, made in SQL by its type (FieldType.columnReadForm), or null. */
 function readFormOf(field: Field, column: RawBuilder<unknown>): RawBuilder<unknown> | null {
-  if (field.multiple) return null;
-  switch (field.type) {
-    case 'number':
-    case 'date':
-    case 'datetime':
-    case 'time':
-    case 'select':
-      return sql`coalesce(to_jsonb(${column}), 'null'::jsonb)`;
-    case 'checkbox':
-      return sql`to_jsonb(coalesce(${column}, false))`;
-    default:
-      return null;
-  }
+  return getFieldType(field.type).columnReadForm?.(column, field) ?? null;
 }
 
 /** Whether this update of `written` fields can be the one statement. */
