@@ -178,7 +178,7 @@ test.describe('spaces, tables and the grid', () => {
     await expect(page.getByText('3,000 records', { exact: true })).toBeVisible();
     await readColumns(page);
     await expect(cell(page, 1, 'Label')).toHaveText('Row 1');
-    expect(queries.map((body) => JSON.parse(body).offset)).toEqual([0]);
+    expect(queries.map((body) => JSON.parse(body).offset), `the queries: ${queries.join(' | ')}`).toEqual([0]);
 
     await cell(page, 1, 'Label').click();
     await page.keyboard.press('Control+End');

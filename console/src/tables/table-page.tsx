@@ -32,8 +32,10 @@ export function TablePage() {
   useLiveTable(tid);
   const toolbar = useViewToolbar(tid, viewId);
   const count = useRecordCount(tid, toolbar.queryBody);
-  // A grid's first rows are asked for beside the count (a layout view asks for its own; a saved view's type is known once the views are read).
-  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart, !isLayoutView(toolbar.view) && !(viewId !== 0 && toolbar.views.isPending));
+  // A grid's first rows are asked for beside the count (a layout view asks for its own), once the
+  // views are read: the view (the table's default one too) settles the query and the layout, and
+  // rows asked for under the query before it would be asked for again.
+  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart, !isLayoutView(toolbar.view) && !toolbar.views.isPending);
   const queryClient = useQueryClient();
   const [active, setActive] = useState<ActiveCell | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -119,7 +121,7 @@ export function TablePage() {
         }}
         onCancel={() => setConfirmDelete(false)}
       />
-      {viewId !== 0 && toolbar.views.isPending ? (
+      {toolbar.views.isPending ? (
         <LoadingState label="Loading view" />
       ) : isLayoutView(toolbar.view) ? (
         // A layout counts what it shows itself (per lane, per range): it does not wait for the table's count.
