@@ -25,6 +25,7 @@ import { changesRoutes } from './modules/changes/changes.routes.js';
 import { changeStreamRoutes } from './modules/changes/change-stream.routes.js';
 import { spacesRoutes } from './modules/spaces/spaces.routes.js';
 import { tablesRoutes } from './modules/tables/tables.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -86,6 +87,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(viewsRoutes(container.services));
   await app.register(commentsRoutes(container.services));
   await app.register(notificationsRoutes(container.services));
+  await app.register(webhooksRoutes(container.services));
   await consolePage?.registerFiles(app);
   return app;
 }

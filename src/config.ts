@@ -66,6 +66,15 @@ export interface Config {
   readonly streamsPerKey: number;
   /** `TABULA_CONSOLE_DIR`: the built web console that `serve` serves; by default the package's own `console/dist`. */
   readonly consoleDir: string;
+  /** Webhook delivery (`TABULA_WEBHOOK_*`; docs/operations.md, "Webhooks"). */
+  readonly webhooks: {
+    /** A receiver's time to answer (`TABULA_WEBHOOK_TIMEOUT`, 10s). */
+    timeoutMs: number;
+    /** How long a process's claim on a webhook holds (`TABULA_WEBHOOK_LEASE`, 60s); past it another process takes over. */
+    leaseMs: number;
+    /** The waits before each retry (`TABULA_WEBHOOK_RETRY_SCHEDULE`, 5s,30s,2m,10m,30m,1h,2h; the last repeats). */
+    retryScheduleMs: readonly number[];
+  };
 }
 
 /** Beside src/ and dist/ alike: both are one level below the package root. */
@@ -117,6 +126,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     purgeIntervalMs: parseDuration(env.TABULA_PURGE_INTERVAL ?? '1h'),
     streamsPerKey: parsePositiveInteger('TABULA_STREAMS_PER_KEY', env.TABULA_STREAMS_PER_KEY ?? '20'),
     consoleDir: path.resolve(env.TABULA_CONSOLE_DIR || defaultConsoleDir),
+    webhooks: {
+      timeoutMs: parsePositiveDuration('TABULA_WEBHOOK_TIMEOUT', env.TABULA_WEBHOOK_TIMEOUT ?? '10s'),
+      leaseMs: parsePositiveDuration('TABULA_WEBHOOK_LEASE', env.TABULA_WEBHOOK_LEASE ?? '60s'),
+      retryScheduleMs: (env.TABULA_WEBHOOK_RETRY_SCHEDULE ?? '5s,30s,2m,10m,30m,1h,2h').split(',').map((part) => parsePositiveDuration('TABULA_WEBHOOK_RETRY_SCHEDULE', part)),
+    },
   });
 }
 

@@ -151,6 +151,8 @@ async function serve(values: { data?: string; port?: string; host?: string }): P
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await app.listen({ host: config.host, port: config.port });
+  // Webhook deliveries run in the background of every serve process; claims keep them apart (webhook-delivery.ts).
+  await container.services.webhookDelivery.start();
   // TABULA_RECLAIM_INTERVAL=0s turns the schedule off (sweeps then come from `tabula files sweep`).
   if (config.reclaimIntervalMs > 0) {
     reclaim = startReclaimSchedule(container.services.reclaim, {

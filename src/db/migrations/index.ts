@@ -14,6 +14,7 @@ import { searchTextBesideRecordsMigration } from './0011-search-text-beside-reco
 import { keyExpiryAndLastUseMigration } from './0012-key-expiry-and-last-use.js';
 import { changesAndTrashMigration } from './0013-changes-and-trash.js';
 import { changeQueueMigration } from './0014-change-queue.js';
+import { webhooksMigration } from './0015-webhooks.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -37,6 +38,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0012-key-expiry-and-last-use': keyExpiryAndLastUseMigration(),
         '0013-changes-and-trash': changesAndTrashMigration(dialect),
         '0014-change-queue': changeQueueMigration(dialect),
+        '0015-webhooks': webhooksMigration(dialect),
       };
     },
   };

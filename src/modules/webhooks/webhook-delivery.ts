@@ -1,0 +1,208 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { Database } from '../../db/database.js';
+import { formatDateTime, type Clock } from '../../shared/clock.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+import type { ChangeRow } from '../changes/change.js';
+import { lastSeq, listChanges } from '../changes/changes.repository.js';
+import type { WriteUnit } from '../changes/write-unit.js';
+import { insertNotifications } from '../notifications/notifications.repository.js';
+import { retryDelayMs, defaultRetrySettings, type RetrySettings } from './retry-schedule.js';
+import { attemptDelivery } from './webhook-attempt.js';
+import { matchesFilter } from './webhook-message.js';
+import type { WebhookSender } from './webhook-sender.js';
+import { claimWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, updateClaimed, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
+import { filterOf } from './webhook-view.js';
+
+export interface DeliverySettings {
+  retry: RetrySettings;
+  /** A webhook failing this long is disabled (24 h). */
+  disableAfterMs: number;
+  /** How long a claim holds before another process may take the webhook over; longer than a request's time budget. */
+  leaseMs: number;
+  /** Due retries and expired leases are looked for at least this often. */
+  pollMs: number;
+  /** Webhooks one process delivers to at once. */
+  concurrency: number;
+  /** Changes read per page while looking for the next one a webhook wants. */
+  pageSize: number;
+}
+
+export const defaultDeliverySettings: DeliverySettings = {
+  retry: defaultRetrySettings,
+  disableAfterMs: 24 * 3600 * 1000,
+  leaseMs: 60_000,
+  pollMs: 1_000,
+  concurrency: 32,
+  pageSize: 200,
+};
+
+/** What tests and `serve` may set: any setting, and any part of the retry schedule. */
+export type DeliveryOptions = Partial<Omit<DeliverySettings, 'retry'>> & { retry?: Partial<RetrySettings> };
+
+type Log = (level: 'info' | 'warn', message: string) => void;
+
+/**
+ * The delivery engine of one process (docs/decisions.md, "Webhooks"). Woken by this process's
+ * commits (`unit.onCommitted`), by other processes' (PostgreSQL `LISTEN`), and every `pollMs`;
+ * the change log is the truth: each webhook's `cursor` says what it is done with, and each
+ * wake-up looks for webhooks behind the log's head. A webhook is delivered by the process that
+ * claims it (a lease on its row), one request at a time, in seq order; a failure holds the
+ * webhook at that change until its retry is due. Nothing here runs in a request's path: a slow
+ * receiver holds only its own webhook's worker.
+ */
+export function createWebhookDelivery(deps: { database: Database; unit: WriteUnit; clock: Clock; box: SecretBox; sender: WebhookSender; databaseUrl: string | null; settings?: Partial<DeliverySettings>; log?: Log }) {
+  const { db } = deps.database;
+  const settings: DeliverySettings = { ...defaultDeliverySettings, ...deps.settings };
+  const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+  const working = new Map<number, Promise<void>>();
+  let pumping = false;
+  let pumpAgain = false;
+  let stopped = true;
+  let stop: (() => Promise<void>) | null = null;
+  const log = (message: string, error?: unknown) => deps.log?.('warn', error === undefined ? message : `${message}: ${error instanceof Error ? error.message : String(error)}`);
+  const iso = (date: Date) => date.toISOString();
+
+  async function pump(): Promise<void> {
+    if (stopped) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        // As changes/list reads: whatever is queued goes into the log first, so no seq below the head is still missing.
+        await deps.unit.settleQueued();
+        const head = await lastSeq(db);
+        const free = settings.concurrency - working.size;
+        if (free <= 0) break;
+        const now = deps.clock.now();
+        const due = await listDueWebhooks(db, head, iso(now), free + working.size);
+        for (const candidate of due) {
+          if (stopped || working.size >= settings.concurrency) break;
+          if (working.has(candidate.id)) continue;
+          const claimed = await claimWebhook(db, candidate.id, owner, iso(now), iso(new Date(now.getTime() + settings.leaseMs)));
+          if (!claimed) continue;
+          const worker = deliverWebhook(claimed, head)
+            .catch((error: unknown) => log(`webhook ${candidate.id}: delivery stopped; another wake-up retries`, error))
+            .finally(() => {
+              working.delete(candidate.id);
+              void release(candidate.id).finally(wake);
+            });
+          working.set(candidate.id, worker);
+        }
+      } while (pumpAgain && !stopped);
+    } catch (error) {
+      log('webhooks: looking for due deliveries failed; trying again', error);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function wake(): void {
+    void pump();
+  }
+
+  /** Lets go of a webhook this process still holds (a worker that stopped early). */
+  async function release(webhookId: number): Promise<void> {
+    await updateClaimed(db, webhookId, owner, { claimed_by: null, lease_until: null }).catch(() => undefined);
+  }
+
+  /** Delivers the changes after the webhook's cursor, in order, until none is left or one fails. */
+  async function deliverWebhook(claimed: WebhookRow, head: number): Promise<void> {
+    let webhook = claimed;
+    const filter = filterOf(webhook);
+    for (;;) {
+      if (stopped) return;
+      const cursor = Number(webhook.cursor);
+      const rows = await listChanges(db, { tableIds: [webhook.table_id] }, cursor, settings.pageSize);
+      const next = rows.find((row) => matchesFilter(filter, row));
+      if (!next) {
+        // Nothing for this webhook up to the end of the page (or up to the head read before the claim).
+        const through = rows.length > 0 ? Number(rows[rows.length - 1].seq) : Math.max(cursor, head);
+        if (through > cursor && !(await updateClaimed(db, webhook.id, owner, { cursor: through }))) return;
+        if (rows.length < settings.pageSize) return;
+        webhook = { ...webhook, cursor: through };
+        continue;
+      }
+      const outcome = await deliverChange(webhook, next);
+      if (!outcome) return;
+      webhook = outcome;
+    }
+  }
+
+  /** One attempt at the change; the webhook as it then stands, or null when it stops here (failed, disabled, claim lost). */
+  async function deliverChange(webhook: WebhookRow, change: ChangeRow): Promise<WebhookRow | null> {
+    const started = deps.clock.now();
+    if (!(await updateClaimed(db, webhook.id, owner, { lease_until: iso(new Date(started.getTime() + settings.leaseMs)) }))) return null;
+    const attempt = webhook.attempt + 1;
+    const result = await attemptDelivery(webhook, change, { box: deps.box, sender: deps.sender, now: started });
+    const now = deps.clock.now();
+    const seq = Number(change.seq);
+    const record = { webhook_id: webhook.id, seq, kind: change.kind, attempt, response_code: result.status, response_body: result.body, duration_ms: result.durationMs, error: result.error, at: formatDateTime(now) };
+    if (result.ok) {
+      const changes = { cursor: seq, attempt: 0, failing_since: null, next_attempt_at: null };
+      const kept = await db.transaction().execute(async (trx) => {
+        await insertDelivery(trx, { ...record, status: 'succeeded', next_attempt_at: null });
+        return updateClaimed(trx, webhook.id, owner, changes);
+      });
+      return kept ? { ...webhook, ...changes } : null;
+    }
+    const failingSince = webhook.failing_since ?? iso(started);
+    const gone = result.status === 410;
+    const expired = now.getTime() - Date.parse(failingSince) >= settings.disableAfterMs;
+    const retryAt = gone || expired ? null : new Date(now.getTime() + retryDelayMs(settings.retry, attempt, result.retryAfter, now));
+    const changes: WebhookChanges & { claimed_by: null; lease_until: null } = { attempt, failing_since: failingSince, next_attempt_at: retryAt && iso(retryAt), claimed_by: null, lease_until: null };
+    if (gone || expired) Object.assign(changes, { active: 0, disabled_reason: gone ? 'gone' : 'failing', next_attempt_at: null });
+    await db.transaction().execute(async (trx) => {
+      await insertDelivery(trx, { ...record, status: 'failed', next_attempt_at: retryAt && formatDateTime(retryAt) });
+      if (!(await updateClaimed(trx, webhook.id, owner, changes))) return;
+      if (expired && !gone) {
+        const admins = await listSpaceAdmins(trx, webhook.space_id, webhook.account_id);
+        await insertNotifications(
+          trx,
+          admins.map((userId) => ({ account_id: webhook.account_id, user_id: userId, kind: 'webhook.disabled', actor_user_id: webhook.created_by, actor_name: 'Webhooks', table_id: webhook.table_id, record_id: 0, comment_id: null, created_at: formatDateTime(now) })),
+        );
+      }
+    });
+    if (gone || expired) deps.log?.('warn', `webhook ${webhook.id} disabled: ${gone ? 'its receiver answered 410 Gone' : 'failing for 24 hours'}`);
+    // The retry's own wake-up; the poll would find it too, later.
+    if (retryAt) setTimeout(wake, Math.max(0, retryAt.getTime() - now.getTime())).unref();
+    return null;
+  }
+
+  return {
+    settings,
+    /** Starts delivering: listens for commits (and, on PostgreSQL, other processes' NOTIFY) and polls. */
+    async start(): Promise<void> {
+      if (!stopped) return;
+      stopped = false;
+      const unsubscribe = deps.unit.onCommitted(wake);
+      const poll = setInterval(wake, settings.pollMs);
+      poll.unref();
+      const listener = deps.databaseUrl ? (await import('../../db/postgres-change-listener.js')).listenForChangeLog(deps.databaseUrl, { onWake: wake, onError: (error) => log('webhooks: LISTEN connection', error) }) : null;
+      stop = async () => {
+        unsubscribe();
+        clearInterval(poll);
+        await listener?.close();
+      };
+      wake();
+    },
+    /** Looks for due deliveries now (tests move their clock, then wake the engine). */
+    wake,
+    /** Webhooks this process is delivering to now. */
+    stats: () => ({ working: working.size, owner }),
+    /** Stops taking work and waits for the requests in flight (each bounded by its timeout). */
+    async close(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      await stop?.();
+      stop = null;
+      await Promise.all(working.values());
+    },
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>;
