@@ -4,9 +4,9 @@ import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { ChangeRow } from '../changes/change.js';
-import { lastSeq, listChanges } from '../changes/changes.repository.js';
+import { createChangeLogReader } from '../changes/change-log-reader.js';
 import type { WriteUnit } from '../changes/write-unit.js';
-import { insertNotifications } from '../notifications/notifications.repository.js';
+import { insertNotifications } from '../notifications/notifications.service.js';
 import { retryDelayMs, defaultRetrySettings, type RetrySettings } from './retry-schedule.js';
 import { attemptDelivery } from './webhook-attempt.js';
 import { matchesFilter } from './webhook-message.js';
@@ -53,6 +53,7 @@ type Log = (level: 'info' | 'warn', message: string) => void;
  */
 export function createWebhookDelivery(deps: { database: Database; unit: WriteUnit; clock: Clock; box: SecretBox; sender: WebhookSender; databaseUrl: string | null; settings?: Partial<DeliverySettings>; log?: Log }) {
   const { db } = deps.database;
+  const changeLog = createChangeLogReader(deps.database);
   const settings: DeliverySettings = { ...defaultDeliverySettings, ...deps.settings };
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const working = new Map<number, Promise<void>>();
@@ -75,7 +76,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
         pumpAgain = false;
         // As changes/list reads: whatever is queued goes into the log first, so no seq below the head is still missing.
         await deps.unit.settleQueued();
-        const head = await lastSeq(db);
+        const head = await changeLog.head();
         const free = settings.concurrency - working.size;
         if (free <= 0) break;
         const now = deps.clock.now();
@@ -117,7 +118,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     for (;;) {
       if (stopped) return;
       const cursor = Number(webhook.cursor);
-      const rows = await listChanges(db, { tableIds: [webhook.table_id] }, cursor, settings.pageSize);
+      const rows = await changeLog.tableChangesAfter(webhook.table_id, cursor, settings.pageSize);
       const next = rows.find((row) => matchesFilter(filter, row));
       if (!next) {
         // Nothing for this webhook up to the end of the page (or up to the head read before the claim).

@@ -5,11 +5,11 @@ import { ErrorCode, ForbiddenError, NotFoundError, ValidationError } from '../..
 import type { SecretBox } from '../../shared/secret-box.js';
 import { hasAccountAuthority, type Actor } from '../auth/actor.js';
 import { changeKinds } from '../changes/change.js';
-import { findChange, lastSeq } from '../changes/changes.repository.js';
+import { createChangeLogReader } from '../changes/change-log-reader.js';
 import type { AllowedHost } from '../files/address-policy.js';
 import { assertWritable } from '../spaces/space-access.js';
 import { resolveTableAccess } from '../tables/table-access.js';
-import { listFields } from '../tables/tables.repository.js';
+import { listTableFields } from '../tables/tables.service.js';
 import { attemptDelivery } from './webhook-attempt.js';
 import { generateSecret, rotationOverlapMs } from './webhook-secret.js';
 import { refusedUrl, type WebhookSender } from './webhook-sender.js';
@@ -25,6 +25,7 @@ const maxUrlLength = 2048;
  */
 export function createWebhooksService(deps: { database: Database; clock: Clock; box: SecretBox; sender: WebhookSender; allowHosts: readonly AllowedHost[]; /** After a change that may make a webhook due (the engine's wake-up). */ onChanged?: () => void; settleQueued(): Promise<void> }) {
   const { db } = deps.database;
+  const changeLog = createChangeLogReader(deps.database);
   const now = () => formatDateTime(deps.clock.now());
 
   /** The table, when the caller may manage its webhooks: 404 as if missing, then 403 for read-only keys and non-admins. */
@@ -60,7 +61,7 @@ export function createWebhooksService(deps: { database: Database; clock: Clock; 
 
   async function checkFields(value: unknown, tableId: number): Promise<string[]> {
     if (!Array.isArray(value) || value.some((slug) => typeof slug !== 'string')) throw invalidParameters('fields must be a list of field slugs (empty: any field)');
-    const slugs = new Set((await listFields(db, tableId)).map((field) => field.slug));
+    const slugs = new Set((await listTableFields(db, tableId)).map((field) => field.slug));
     const unknown = (value as string[]).find((slug) => !slugs.has(slug));
     if (unknown !== undefined) throw new ValidationError(`Invalid parameters: fields: the table has no field "${unknown}"`, ErrorCode.invalidField);
     return [...new Set(value as string[])];
@@ -89,7 +90,7 @@ export function createWebhooksService(deps: { database: Database; clock: Clock; 
         created_by: actor.userId,
         created_at: at,
         updated_at: at,
-        cursor: await lastSeq(db),
+        cursor: await changeLog.head(),
       };
       const id = await webhooks.insertWebhook(db, row);
       return { ...presentWebhook({ ...row, id, attempt: 0, failing_since: null, next_attempt_at: null, claimed_by: null, lease_until: null, disabled_reason: null, previous_secret_sealed: null, previous_secret_until: null }), secret };
@@ -152,7 +153,7 @@ export function createWebhooksService(deps: { database: Database; clock: Clock; 
       const webhook = await adminWebhook(actor, webhookId);
       const delivery = await webhooks.findDelivery(db, webhookId, deliveryId);
       if (!delivery) throw new NotFoundError('Delivery not found', ErrorCode.deliveryNotFound);
-      const change = await findChange(db, Number(delivery.seq));
+      const change = await changeLog.change(Number(delivery.seq));
       if (!change) throw invalidParameters(`the change ${delivery.seq} of this delivery is no longer in the change log`);
       const started = deps.clock.now();
       const result = await attemptDelivery(webhook, change, { box: deps.box, sender: deps.sender, now: started });
