@@ -68,6 +68,16 @@ export function createWebhooksService(deps: { database: Database; clock: Clock; 
   }
 
   return {
+    /** Every webhook of the database, or of one table: the command line's view (it acts for every account). */
+    async listForOperator(tableId: number | null) {
+      return (await webhooks.listAllWebhooks(db, tableId)).map((row) => ({ ...presentWebhook(row), disabled_reason: row.disabled_reason, cursor: Number(row.cursor), failing_since: row.failing_since }));
+    },
+
+    /** The table of a webhook, for the command line to act as its owner; null when there is no such webhook. */
+    async tableOfWebhook(webhookId: number): Promise<number | null> {
+      return (await webhooks.findWebhook(db, webhookId))?.table_id ?? null;
+    },
+
     async create(actor: Actor, tableId: number, body: unknown) {
       const table = await adminTable(actor, tableId);
       const input = checkObjectBody(body ?? {}, ['url', 'events', 'fields']);
