@@ -59,8 +59,9 @@ describe('webhooks across tabula serve processes', () => {
     await heldArrived;
     // The other webhooks are done with these five (a process killed between a 2xx and its record
     // sends that change again: at least once), so every duplicate below would be a double delivery.
-    for (const hook of hooks.slice(1)) {
-      await expect.poll(async () => (await post(victim, `/api/webhook/${hook}/deliveries`, {})).filter((entry: { status: string }) => entry.status === 'succeeded').length, { timeout: 20_000 }).toBe(5);
+    // The hung one's first two are logged as well (successes are written in batches, within 50 ms).
+    for (const [index, hook] of hooks.entries()) {
+      await expect.poll(async () => (await post(victim, `/api/webhook/${hook}/deliveries`, {})).filter((entry: { status: string }) => entry.status === 'succeeded').length, { timeout: 20_000 }).toBe(index === 0 ? 2 : 5);
     }
     process.kill(victim.pid, 'SIGKILL');
     await victim.stop();

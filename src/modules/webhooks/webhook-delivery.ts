@@ -3,15 +3,15 @@ import os from 'node:os';
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import type { SecretBox } from '../../shared/secret-box.js';
-import type { ChangeRow } from '../changes/change.js';
 import { createChangeLogReader } from '../changes/change-log-reader.js';
 import type { WriteUnit } from '../changes/write-unit.js';
 import { insertNotifications } from '../notifications/notifications.service.js';
 import { retryDelayMs, defaultRetrySettings, type RetrySettings } from './retry-schedule.js';
 import { attemptDelivery } from './webhook-attempt.js';
+import { createDeliveryProgress, type DeliveryProgress } from './delivery-progress.js';
 import { matchesFilter } from './webhook-message.js';
 import type { WebhookSender } from './webhook-sender.js';
-import { claimWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, updateClaimed, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
+import { claimWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
 import { filterOf } from './webhook-view.js';
 
 export interface DeliverySettings {
@@ -24,8 +24,10 @@ export interface DeliverySettings {
   pollMs: number;
   /** Webhooks one process delivers to at once. */
   concurrency: number;
-  /** Changes read per page while looking for the next one a webhook wants. */
+  /** Changes read per page while looking for the next one a webhook wants; also the most successes written in one batch. */
   pageSize: number;
+  /** Successes are written (with the cursor) at most this long after the first of a batch. */
+  flushMs: number;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -35,6 +37,7 @@ export const defaultDeliverySettings: DeliverySettings = {
   pollMs: 1_000,
   concurrency: 32,
   pageSize: 200,
+  flushMs: 50,
 };
 
 /** What tests and `serve` may set: any setting, and any part of the retry schedule. */
@@ -113,53 +116,51 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
 
   /** Delivers the changes after the webhook's cursor, in order, until none is left or one fails. */
   async function deliverWebhook(claimed: WebhookRow, head: number): Promise<void> {
-    let webhook = claimed;
+    const webhook = { ...claimed };
     const filter = filterOf(webhook);
-    for (;;) {
-      if (stopped) return;
-      const cursor = Number(webhook.cursor);
-      const rows = await changeLog.tableChangesAfter(webhook.table_id, cursor, settings.pageSize);
-      const next = rows.find((row) => matchesFilter(filter, row));
-      if (!next) {
-        // Nothing for this webhook up to the end of the page (or up to the head read before the claim).
-        const through = rows.length > 0 ? Number(rows[rows.length - 1].seq) : Math.max(cursor, head);
-        if (through > cursor && !(await updateClaimed(db, webhook.id, owner, { cursor: through }))) return;
-        if (rows.length < settings.pageSize) return;
-        webhook = { ...webhook, cursor: through };
-        continue;
+    const progress = createDeliveryProgress({ database: deps.database, clock: deps.clock, webhookId: webhook.id, owner, leaseMs: settings.leaseMs, flushMs: settings.flushMs, maxPending: settings.pageSize });
+    let cursor = Number(webhook.cursor);
+    try {
+      for (;;) {
+        const rows = await changeLog.tableChangesAfter(webhook.table_id, cursor, settings.pageSize);
+        // Nothing for this table up to the head read before the claim: the cursor moves there.
+        if (rows.length === 0) return void (head > cursor && progress.skipTo(head));
+        for (const row of rows) {
+          if (stopped) return;
+          const seq = Number(row.seq);
+          if (!matchesFilter(filter, row)) {
+            progress.skipTo(seq);
+            cursor = seq;
+            continue;
+          }
+          // A request never outlives the lease: renewed first when it could.
+          if (progress.leaseEndsWithin(deps.sender.timeoutMs + 2_000) && !(await progress.renew())) return;
+          const started = deps.clock.now();
+          const result = await attemptDelivery(webhook, row, { box: deps.box, sender: deps.sender, now: started });
+          const record = { webhook_id: webhook.id, seq, kind: row.kind, attempt: webhook.attempt + 1, response_code: result.status, response_body: result.body, duration_ms: result.durationMs, error: result.error, at: formatDateTime(deps.clock.now()) };
+          if (!result.ok) return await recordFailure(progress, webhook, record, started, result.retryAfter);
+          progress.succeeded({ ...record, status: 'succeeded', next_attempt_at: null });
+          Object.assign(webhook, { attempt: 0, failing_since: null });
+          cursor = seq;
+        }
       }
-      const outcome = await deliverChange(webhook, next);
-      if (!outcome) return;
-      webhook = outcome;
+    } finally {
+      await progress.flush();
     }
   }
 
-  /** One attempt at the change; the webhook as it then stands, or null when it stops here (failed, disabled, claim lost). */
-  async function deliverChange(webhook: WebhookRow, change: ChangeRow): Promise<WebhookRow | null> {
-    const started = deps.clock.now();
-    if (!(await updateClaimed(db, webhook.id, owner, { lease_until: iso(new Date(started.getTime() + settings.leaseMs)) }))) return null;
-    const attempt = webhook.attempt + 1;
-    const result = await attemptDelivery(webhook, change, { box: deps.box, sender: deps.sender, now: started });
+  /** A failed attempt: logged, and the webhook held back until its retry, or turned off (410, or 24 hours of failure) with its admins notified. */
+  async function recordFailure(progress: DeliveryProgress, webhook: WebhookRow, record: Omit<NewDeliveryRow, 'status' | 'next_attempt_at'>, started: Date, retryAfter: string | undefined): Promise<void> {
     const now = deps.clock.now();
-    const seq = Number(change.seq);
-    const record = { webhook_id: webhook.id, seq, kind: change.kind, attempt, response_code: result.status, response_body: result.body, duration_ms: result.durationMs, error: result.error, at: formatDateTime(now) };
-    if (result.ok) {
-      const changes = { cursor: seq, attempt: 0, failing_since: null, next_attempt_at: null };
-      const kept = await db.transaction().execute(async (trx) => {
-        await insertDelivery(trx, { ...record, status: 'succeeded', next_attempt_at: null });
-        return updateClaimed(trx, webhook.id, owner, changes);
-      });
-      return kept ? { ...webhook, ...changes } : null;
-    }
     const failingSince = webhook.failing_since ?? iso(started);
-    const gone = result.status === 410;
+    const gone = record.response_code === 410;
     const expired = now.getTime() - Date.parse(failingSince) >= settings.disableAfterMs;
-    const retryAt = gone || expired ? null : new Date(now.getTime() + retryDelayMs(settings.retry, attempt, result.retryAfter, now));
-    const changes: WebhookChanges & { claimed_by: null; lease_until: null } = { attempt, failing_since: failingSince, next_attempt_at: retryAt && iso(retryAt), claimed_by: null, lease_until: null };
+    const retryAt = gone || expired ? null : new Date(now.getTime() + retryDelayMs(settings.retry, record.attempt, retryAfter, now));
+    const changes: WebhookChanges & { claimed_by: null; lease_until: null } = { attempt: record.attempt, failing_since: failingSince, next_attempt_at: retryAt && iso(retryAt), claimed_by: null, lease_until: null };
     if (gone || expired) Object.assign(changes, { active: 0, disabled_reason: gone ? 'gone' : 'failing', next_attempt_at: null });
-    await db.transaction().execute(async (trx) => {
+    await progress.flush(async (trx) => {
       await insertDelivery(trx, { ...record, status: 'failed', next_attempt_at: retryAt && formatDateTime(retryAt) });
-      if (!(await updateClaimed(trx, webhook.id, owner, changes))) return;
+      await updateClaimed(trx, webhook.id, owner, changes);
       if (expired && !gone) {
         const admins = await listSpaceAdmins(trx, webhook.space_id, webhook.account_id);
         await insertNotifications(
@@ -171,7 +172,6 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     if (gone || expired) deps.log?.('warn', `webhook ${webhook.id} disabled: ${gone ? 'its receiver answered 410 Gone' : 'failing for 24 hours'}`);
     // The retry's own wake-up; the poll would find it too, later.
     if (retryAt) setTimeout(wake, Math.max(0, retryAt.getTime() - now.getTime())).unref();
-    return null;
   }
 
   return {

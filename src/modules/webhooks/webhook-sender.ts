@@ -114,6 +114,7 @@ export function createWebhookSender(options: SenderOptions) {
 
   return {
     send,
+    timeoutMs: options.timeoutMs,
     close(): void {
       agents.http.destroy();
       agents.https.destroy();
