@@ -12,7 +12,7 @@ type Trx = Parameters<Parameters<ReturnType<Database['db']['transaction']>['exec
  * competing with the writes it reports on; a process that dies sends the unwritten last few
  * again (at least once, same `webhook-id`).
  */
-export function createDeliveryProgress(deps: { database: Database; clock: Clock; webhookId: number; owner: string; leaseMs: number; flushMs: number; maxPending: number }) {
+export function createDeliveryProgress(deps: { database: Database; clock: Clock; webhookId: number; owner: string; leaseMs: number; flushMs: number; maxPending: number; onError(error: unknown): void }) {
   const { db } = deps.database;
   let pending: NewDeliveryRow[] = [];
   let cursor: number | null = null;
@@ -40,15 +40,22 @@ export function createDeliveryProgress(deps: { database: Database; clock: Clock;
     writing = writing.then(async (held) => {
       if (!held) return false;
       const renewedUntil = deps.clock.now().getTime() + deps.leaseMs;
-      const kept = await db.transaction().execute(async (trx) => {
-        if (rows.length > 0) await insertDeliveries(trx, rows);
-        const moved = through === null ? {} : { cursor: through, attempt: 0, failing_since: null, next_attempt_at: null };
-        const stillHeld = await updateClaimed(trx, deps.webhookId, deps.owner, { ...moved, lease_until: new Date(renewedUntil).toISOString() });
-        if (stillHeld && after) await after(trx);
-        return stillHeld;
-      });
-      if (kept) leaseUntilMs = renewedUntil;
-      return kept;
+      try {
+        const kept = await db.transaction().execute(async (trx) => {
+          const moved = through === null ? {} : { cursor: through, attempt: 0, failing_since: null, next_attempt_at: null };
+          // The claim first: a webhook deleted (or taken over) meanwhile gets nothing written.
+          if (!(await updateClaimed(trx, deps.webhookId, deps.owner, { ...moved, lease_until: new Date(renewedUntil).toISOString() }))) return false;
+          if (rows.length > 0) await insertDeliveries(trx, rows);
+          if (after) await after(trx);
+          return true;
+        });
+        if (kept) leaseUntilMs = renewedUntil;
+        return kept;
+      } catch (error) {
+        // Never thrown (a timer may have started this): the worker stops, and the next claim goes on from the cursor written last.
+        deps.onError(error);
+        return false;
+      }
     });
     return writing;
   }

@@ -11,7 +11,7 @@ import { attemptDelivery } from './webhook-attempt.js';
 import { createDeliveryProgress, type DeliveryProgress } from './delivery-progress.js';
 import { matchesFilter } from './webhook-message.js';
 import type { WebhookSender } from './webhook-sender.js';
-import { claimWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
+import { claimWebhook, findWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
 import { filterOf } from './webhook-view.js';
 
 export interface DeliverySettings {
@@ -28,6 +28,8 @@ export interface DeliverySettings {
   pageSize: number;
   /** Successes are written (with the cursor) at most this long after the first of a batch. */
   flushMs: number;
+  /** A worker that sent something keeps its webhook this long after, waiting for the next change. */
+  lingerMs: number;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -38,6 +40,7 @@ export const defaultDeliverySettings: DeliverySettings = {
   concurrency: 32,
   pageSize: 200,
   flushMs: 50,
+  lingerMs: 1_000,
 };
 
 /** What tests and `serve` may set: any setting, and any part of the retry schedule. */
@@ -105,8 +108,20 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     }
   }
 
+  /** Workers with nothing left to send wait here for the next commit, for a while, still holding their webhook. */
+  let lingering: Array<() => void> = [];
   function wake(): void {
+    const waiting = lingering;
+    lingering = [];
+    for (const resume of waiting) resume();
     void pump();
+  }
+  /** Resolves at the next wake-up or after `ms`, whichever comes first. */
+  function nextWake(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      lingering.push(() => (clearTimeout(timer), resolve()));
+    });
   }
 
   /** Lets go of a webhook this process still holds (a worker that stopped early). */
@@ -117,14 +132,38 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
   /** Delivers the changes after the webhook's cursor, in order, until none is left or one fails. */
   async function deliverWebhook(claimed: WebhookRow, head: number): Promise<void> {
     const webhook = { ...claimed };
-    const filter = filterOf(webhook);
-    const progress = createDeliveryProgress({ database: deps.database, clock: deps.clock, webhookId: webhook.id, owner, leaseMs: settings.leaseMs, flushMs: settings.flushMs, maxPending: settings.pageSize });
+    let filter = filterOf(webhook);
+    let refreshedAt = deps.clock.now().getTime();
+    /** The row again (its URL, filters, secrets may have changed); false when the worker must stop: turned off, deleted, or no longer its claim. */
+    const refresh = async (): Promise<boolean> => {
+      refreshedAt = deps.clock.now().getTime();
+      const fresh = await findWebhook(db, webhook.id);
+      if (!fresh || fresh.active !== 1 || fresh.claimed_by !== owner) return false;
+      const { url, events_json, fields_json, secret_sealed, previous_secret_sealed, previous_secret_until } = fresh;
+      Object.assign(webhook, { url, events_json, fields_json, secret_sealed, previous_secret_sealed, previous_secret_until });
+      filter = filterOf(webhook);
+      return true;
+    };
+    const progress = createDeliveryProgress({ database: deps.database, clock: deps.clock, webhookId: webhook.id, owner, leaseMs: settings.leaseMs, flushMs: settings.flushMs, maxPending: settings.pageSize, onError: (error) => log(`webhook ${webhook.id}: writing its deliveries failed; they are sent again`, error) });
     let cursor = Number(webhook.cursor);
+    let lastSentAt = deps.clock.now().getTime();
     try {
       for (;;) {
+        if (deps.clock.now().getTime() - refreshedAt >= settings.lingerMs && !(await refresh())) return;
         const rows = await changeLog.tableChangesAfter(webhook.table_id, cursor, settings.pageSize);
         // Nothing for this table up to the head read before the claim: the cursor moves there.
-        if (rows.length === 0) return void (head > cursor && progress.skipTo(head));
+        if (rows.length === 0) {
+          if (head > cursor) {
+            progress.skipTo(head);
+            cursor = head;
+          }
+          // A busy table's next change usually follows soon: waiting for it with the claim held
+          // spares a claim, a release and a search per change and webhook.
+          if (stopped || deps.clock.now().getTime() - lastSentAt >= settings.lingerMs) return;
+          await nextWake(settings.lingerMs);
+          if (stopped || !(await refresh())) return;
+          continue;
+        }
         for (const row of rows) {
           if (stopped) return;
           const seq = Number(row.seq);
@@ -142,6 +181,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
           progress.succeeded({ ...record, status: 'succeeded', next_attempt_at: null });
           Object.assign(webhook, { attempt: 0, failing_since: null });
           cursor = seq;
+          lastSentAt = deps.clock.now().getTime();
         }
       }
     } finally {
@@ -199,6 +239,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     async close(): Promise<void> {
       if (stopped) return;
       stopped = true;
+      for (const resume of lingering.splice(0)) resume();
       await stop?.();
       stop = null;
       await Promise.all(working.values());
