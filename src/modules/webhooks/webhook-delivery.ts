@@ -84,9 +84,11 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
         await deps.unit.settleQueued();
         const head = await changeLog.head();
         const free = settings.concurrency - working.size;
-        if (free <= 0) break;
         const now = deps.clock.now();
-        const due = await listDueWebhooks(db, head, iso(now), free + working.size);
+        const due = await listDueWebhooks(db, head, iso(now), settings.concurrency + working.size);
+        // Webhooks waiting for a place get those of workers that only wait for a next change.
+        const waitingForPlace = due.filter((candidate) => !working.has(candidate.id)).length - free;
+        for (const resume of lingering.splice(0, Math.max(0, waitingForPlace))) resume(false);
         for (const candidate of due) {
           if (stopped || working.size >= settings.concurrency) break;
           if (working.has(candidate.id)) continue;
@@ -109,18 +111,18 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
   }
 
   /** Workers with nothing left to send wait here for the next commit, for a while, still holding their webhook. */
-  let lingering: Array<() => void> = [];
+  let lingering: Array<(goOn: boolean) => void> = [];
   function wake(): void {
     const waiting = lingering;
     lingering = [];
-    for (const resume of waiting) resume();
+    for (const resume of waiting) resume(true);
     void pump();
   }
-  /** Resolves at the next wake-up or after `ms`, whichever comes first. */
-  function nextWake(ms: number): Promise<void> {
+  /** True at the next wake-up or after `ms`; false when the worker should give its place to a webhook waiting for one. */
+  function nextWake(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      lingering.push(() => (clearTimeout(timer), resolve()));
+      const timer = setTimeout(() => resolve(true), ms);
+      lingering.push((goOn) => (clearTimeout(timer), resolve(goOn)));
     });
   }
 
@@ -160,8 +162,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
           // A busy table's next change usually follows soon: waiting for it with the claim held
           // spares a claim, a release and a search per change and webhook.
           if (stopped || deps.clock.now().getTime() - lastSentAt >= settings.lingerMs) return;
-          await nextWake(settings.lingerMs);
-          if (stopped || !(await refresh())) return;
+          if (!(await nextWake(settings.lingerMs)) || stopped || !(await refresh())) return;
           continue;
         }
         for (const row of rows) {
@@ -239,7 +240,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     async close(): Promise<void> {
       if (stopped) return;
       stopped = true;
-      for (const resume of lingering.splice(0)) resume();
+      for (const resume of lingering.splice(0)) resume(false);
       await stop?.();
       stop = null;
       await Promise.all(working.values());
