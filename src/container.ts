@@ -97,7 +97,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     settings: { leaseMs: Math.max(config.webhooks.leaseMs, config.webhooks.timeoutMs + 2_000), ...deliveryOptions, retry: { ...defaultRetrySettings, scheduleMs: config.webhooks.retryScheduleMs, ...retry } },
     log: options.log,
   });
-  const webhooks = createWebhooksService({ database, clock, box: secretBox, sender: webhookSender, allowHosts: config.fetchAllowHosts, settleQueued: unit.settleQueued, onChanged: webhookDelivery.wake });
+  const webhooks = createWebhooksService({ database, clock, box: secretBox, sender: webhookSender, allowHosts: config.fetchAllowHosts, settleQueued: unit.settleQueued, onChanged: webhookDelivery.changed });
   return {
     config,
     clock,

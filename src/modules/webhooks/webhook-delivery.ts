@@ -112,6 +112,8 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
 
   /** Workers with nothing left to send wait here for the next commit, for a while, still holding their webhook. */
   let lingering: Array<(goOn: boolean) => void> = [];
+  /** Webhooks changed by this process's management calls: their workers read the row again before the next request. */
+  const stale = new Set<number>();
   function wake(): void {
     const waiting = lingering;
     lingering = [];
@@ -151,7 +153,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     let lastSentAt = deps.clock.now().getTime();
     try {
       for (;;) {
-        if (deps.clock.now().getTime() - refreshedAt >= settings.lingerMs && !(await refresh())) return;
+        if ((stale.delete(webhook.id) || deps.clock.now().getTime() - refreshedAt >= settings.lingerMs) && !(await refresh())) return;
         const rows = await changeLog.tableChangesAfter(webhook.table_id, cursor, settings.pageSize);
         // Nothing for this table up to the head read before the claim: the cursor moves there.
         if (rows.length === 0) {
@@ -162,11 +164,14 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
           // A busy table's next change usually follows soon: waiting for it with the claim held
           // spares a claim, a release and a search per change and webhook.
           if (stopped || deps.clock.now().getTime() - lastSentAt >= settings.lingerMs) return;
-          if (!(await nextWake(settings.lingerMs)) || stopped || !(await refresh())) return;
+          // The row is read again at the top of the loop once a second: a change of URL, filters or secret, or turning it off, applies within a second.
+          if (!(await nextWake(settings.lingerMs)) || stopped) return;
           continue;
         }
         for (const row of rows) {
           if (stopped) return;
+          // Changed meanwhile: read again (at the top) before sending anything more.
+          if (stale.has(webhook.id)) break;
           const seq = Number(row.seq);
           if (!matchesFilter(filter, row)) {
             progress.skipTo(seq);
@@ -234,6 +239,11 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     },
     /** Looks for due deliveries now (tests move their clock, then wake the engine). */
     wake,
+    /** A webhook was changed (URL, filters, secret, turned off or on, deleted): its worker here reads it again at once; another process's within a second. */
+    changed(webhookId: number): void {
+      if (working.has(webhookId)) stale.add(webhookId);
+      wake();
+    },
     /** Webhooks this process is delivering to now. */
     stats: () => ({ working: working.size, owner }),
     /** Stops taking work and waits for the requests in flight (each bounded by its timeout). */

@@ -23,7 +23,7 @@ const maxUrlLength = 2048;
  * not even to read (a webhook's URL and log are configuration). A webhook of a table the caller
  * cannot see answers as a missing one. Delivery itself is webhook-delivery.ts.
  */
-export function createWebhooksService(deps: { database: Database; clock: Clock; box: SecretBox; sender: WebhookSender; allowHosts: readonly AllowedHost[]; /** After a change that may make a webhook due (the engine's wake-up). */ onChanged?: () => void; settleQueued(): Promise<void> }) {
+export function createWebhooksService(deps: { database: Database; clock: Clock; box: SecretBox; sender: WebhookSender; allowHosts: readonly AllowedHost[]; /** After a webhook changed: the delivery engine reads it again and looks for due work. */ onChanged?: (webhookId: number) => void; settleQueued(): Promise<void> }) {
   const { db } = deps.database;
   const changeLog = createChangeLogReader(deps.database);
   const now = () => formatDateTime(deps.clock.now());
@@ -126,13 +126,14 @@ export function createWebhooksService(deps: { database: Database; clock: Clock; 
         if (!input.active) changes.disabled_reason = 'turned off';
       }
       await webhooks.updateWebhook(db, webhookId, changes);
-      deps.onChanged?.();
+      deps.onChanged?.(webhookId);
       return presentWebhook({ ...found, ...changes });
     },
 
     async delete(actor: Actor, webhookId: number) {
       await adminWebhook(actor, webhookId);
       await webhooks.deleteWebhook(db, webhookId);
+      deps.onChanged?.(webhookId);
       return { id: webhookId, deleted: true as const };
     },
 
@@ -142,6 +143,7 @@ export function createWebhooksService(deps: { database: Database; clock: Clock; 
       const secret = generateSecret();
       const until = new Date(deps.clock.now().getTime() + rotationOverlapMs).toISOString();
       await webhooks.updateWebhook(db, webhookId, { secret_sealed: deps.box.seal(secret), previous_secret_sealed: found.secret_sealed, previous_secret_until: until, updated_at: now() });
+      deps.onChanged?.(webhookId);
       return { id: webhookId, secret };
     },
 
