@@ -31,6 +31,8 @@ import { createReadiness } from './modules/health/readiness.service.js';
 import { createMetrics } from './modules/health/metrics.service.js';
 import type { Lifecycle } from './shared/lifecycle.js';
 
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   redisPrefix?: string;
@@ -96,6 +98,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   await app.register(viewsRoutes(container.services));
   await app.register(commentsRoutes(container.services));
   await app.register(notificationsRoutes(container.services));
+  await app.register(webhooksRoutes(container.services));
   await consolePage?.registerFiles(app);
   return app;
 }

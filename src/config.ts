@@ -79,6 +79,16 @@ export interface Config {
   readonly metricsToken: string | null;
   /** `serve --processes N|auto` (`TABULA_PROCESSES`, 1): worker processes sharing the port; auto = one per core. */
   readonly processes: number;
+
+  /** Webhook delivery (`TABULA_WEBHOOK_*`; docs/operations.md, "Webhooks"). */
+  readonly webhooks: {
+    /** A receiver's time to answer (`TABULA_WEBHOOK_TIMEOUT`, 10s). */
+    timeoutMs: number;
+    /** How long a process's claim on a webhook holds (`TABULA_WEBHOOK_LEASE`, 60s); past it another process takes over. */
+    leaseMs: number;
+    /** The waits before each retry (`TABULA_WEBHOOK_RETRY_SCHEDULE`, 5s,30s,2m,10m,30m,1h,2h; the last repeats). */
+    retryScheduleMs: readonly number[];
+  };
 }
 
 /** Beside src/ and dist/ alike: both are one level below the package root. */
@@ -137,6 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     metrics: parseSwitch('TABULA_METRICS', env.TABULA_METRICS ?? 'off'),
     metricsToken: env.TABULA_METRICS_TOKEN || null,
     processes: parseProcesses(flags.processes ?? env.TABULA_PROCESSES ?? '1'),
+
+    webhooks: {
+      timeoutMs: parsePositiveDuration('TABULA_WEBHOOK_TIMEOUT', env.TABULA_WEBHOOK_TIMEOUT ?? '10s'),
+      leaseMs: parsePositiveDuration('TABULA_WEBHOOK_LEASE', env.TABULA_WEBHOOK_LEASE ?? '60s'),
+      retryScheduleMs: (env.TABULA_WEBHOOK_RETRY_SCHEDULE ?? '5s,30s,2m,10m,30m,1h,2h').split(',').map((part) => parsePositiveDuration('TABULA_WEBHOOK_RETRY_SCHEDULE', part)),
+    },
   });
 }
 

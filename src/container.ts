@@ -26,6 +26,10 @@ import { createAutomaticIndexes } from './modules/tables/automatic-indexes.js';
 import { createSavedViewReader, createViewsService } from './modules/views/views.service.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createJobRunner } from './modules/jobs/job-runner.js';
+import { createWebhookDelivery, type DeliveryOptions } from './modules/webhooks/webhook-delivery.js';
+import { defaultRetrySettings } from './modules/webhooks/retry-schedule.js';
+import { createWebhookSender } from './modules/webhooks/webhook-sender.js';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { createSecretBox } from './shared/secret-box.js';
 
@@ -43,7 +47,7 @@ function loadSecret(config: Config): string {
 }
 
 /** The composition root: the database, then every service as a plain object. */
-export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void; sqliteCacheKib?: number; feed?: Partial<FeedSettings> } = {}) {
+export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void; sqliteCacheKib?: number; feed?: Partial<FeedSettings>; webhooks?: DeliveryOptions } = {}) {
   const clock = options.clock ?? systemClock;
   const database: Database = await openDatabase({ ...config, ...(options.sqliteCacheKib ? { sqliteCacheKib: options.sqliteCacheKib } : {}) });
   if (options.migrate !== false) await migrateToLatest(database);
@@ -83,13 +87,29 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const notifications = createNotificationsService({ ...base, records });
   const comments = createCommentsService({ ...base, unit, records, users, ledger: fileLedger, storage: fileStorage });
   recordsDeleted.listener = comments.releaseRecords;
+  // Delivers nothing until started (`tabula serve`; tests that ask): a command never delivers.
+  const webhookSender = createWebhookSender({ allowHosts: config.fetchAllowHosts, timeoutMs: config.webhooks.timeoutMs });
+  const { retry, ...deliveryOptions } = options.webhooks ?? {};
+  const webhookDelivery = createWebhookDelivery({
+    database,
+    unit,
+    clock,
+    box: secretBox,
+    sender: webhookSender,
+    databaseUrl: config.databaseUrl,
+    settings: { leaseMs: Math.max(config.webhooks.leaseMs, config.webhooks.timeoutMs + 2_000), ...deliveryOptions, retry: { ...defaultRetrySettings, scheduleMs: config.webhooks.retryScheduleMs, ...retry } },
+    log: options.log,
+  });
+  const webhooks = createWebhooksService({ database, clock, box: secretBox, sender: webhookSender, allowHosts: config.fetchAllowHosts, settleQueued: unit.settleQueued, onChanged: webhookDelivery.changed });
   return {
     config,
     clock,
     database,
-    services: { jobs, changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications },
+    services: { jobs, changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications, webhooks, webhookDelivery },
     close: async () => {
       await changeFeed.close();
+      await webhookDelivery.close();
+      webhookSender.close();
       // Changes still to sequence go to the log now; if that fails they stay queued (durable) for the next reader or server.
       await unit.drain().catch(() => undefined);
       await fileStorage.close();

@@ -4,6 +4,7 @@ import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createContainer, type Container } from '../src/container.js';
 import type { FeedSettings } from '../src/modules/changes/change-feed.js';
+import type { DeliveryOptions } from '../src/modules/webhooks/webhook-delivery.js';
 import type { Clock } from '../src/shared/clock.js';
 import type { Lifecycle } from '../src/shared/lifecycle.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -26,6 +27,9 @@ export interface TestAppOptions {
   consoleDir?: string;
   /** Shared with `/readyz`, as `tabula serve` shares it with its graceful stop. */
   lifecycle?: Lifecycle;
+
+  /** Deliver webhooks, as `tabula serve` does, with these settings (tests make them tiny); absent, nothing is delivered. */
+  webhooks?: DeliveryOptions;
 }
 
 /** Options, or a function giving them when the app is built (for values known only then, like a free port). */
@@ -113,10 +117,11 @@ async function serveDatabase(database: TestDatabase, options: TestAppOptions): P
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...options.env,
   };
-  const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock, feed: options.feed });
+  const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock, feed: options.feed, webhooks: options.webhooks });
   try {
     const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:`, consoleDir: options.consoleDir, lifecycle: options.lifecycle });
     await app.ready();
+    if (options.webhooks) await container.services.webhookDelivery.start();
     return {
       app,
       container,

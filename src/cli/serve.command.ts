@@ -163,6 +163,8 @@ async function serve(values: { data?: string; port?: string; host?: string; proc
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   await app.listen({ host: config.host, port: config.port });
+  // Webhook deliveries run in the background of every serve process; claims keep them apart (webhook-delivery.ts).
+  await container.services.webhookDelivery.start();
   // A worker's address is its primary's to announce, once all of them listen.
   if (worker) return;
   const address = app.server.address();

@@ -8,6 +8,7 @@ import { runExport } from './records-export.command.js';
 import { runImport } from './records-import.command.js';
 import { runIndexes } from './indexes.command.js';
 import { runKeys } from './keys.command.js';
+import { runWebhooks } from './webhooks.command.js';
 import { runMigrate } from './migrate.command.js';
 import { runServe } from './serve.command.js';
 import { runRecords, runTrash } from './trash.command.js';
@@ -29,6 +30,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   records: runRecords,
   changes: runChanges,
   trash: runTrash,
+  webhooks: runWebhooks,
   migrate: runMigrate.run,
 };
 
@@ -48,6 +50,7 @@ commands:
   changes tail --table ID [--after SEQ] [--follow]          a table's changes, one JSON change a line
   changes purge [--as-of ISO_DATETIME]                      remove changes older than TABULA_CHANGES_DAYS now
   trash purge [--as-of ISO_DATETIME]                        purge records deleted over TABULA_TRASH_DAYS ago now
+  webhooks list|create|delete|deliveries|verify ...         manage webhooks; check a request's signature
   migrate                                                   apply schema migrations
 
 Every command takes --data DIR (or TABULA_DATA_DIR) and DATABASE_URL; only serve, init and

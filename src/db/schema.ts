@@ -172,6 +172,43 @@ export interface SystemSchema {
     outcome: string | null;
   };
   change_log_state: { id: number; purged_through: number | string };
+  webhooks: {
+    id: Generated<number>;
+    account_id: number;
+    space_id: number;
+    table_id: number;
+    url: string;
+    events_json: string;
+    fields_json: string;
+    active: number;
+    disabled_reason: string | null;
+    secret_sealed: string;
+    previous_secret_sealed: string | null;
+    previous_secret_until: string | null;
+    created_by: number;
+    created_at: string;
+    updated_at: string;
+    cursor: number | string;
+    attempt: number;
+    failing_since: string | null;
+    next_attempt_at: string | null;
+    claimed_by: string | null;
+    lease_until: string | null;
+  };
+  webhook_deliveries: {
+    id: Generated<number>;
+    webhook_id: number;
+    seq: number | string;
+    kind: string;
+    attempt: number;
+    status: string;
+    response_code: number | null;
+    response_body: string | null;
+    duration_ms: number;
+    error: string | null;
+    at: string;
+    next_attempt_at: string | null;
+  };
   record_trash: {
     table_id: number;
     record_id: number;

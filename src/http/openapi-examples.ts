@@ -79,4 +79,8 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   'POST /api/notifications/list': { filter: 'unread', limit: 20, offset: 0 },
   'POST /api/subscriptions/:tid/status': { record_id: 1 },
   'POST /api/events/list': { limit: 50, offset: 0 },
+
+  'POST /api/table/:tid/webhooks/create': { url: 'https://hooks.example.com/tabula', events: ['record.created', 'record.updated'], fields: ['stage'] },
+  'POST /api/webhook/:wid/update': { active: true },
+  'POST /api/webhook/:wid/deliveries': { limit: 50, offset: 0 },
 };

@@ -98,4 +98,12 @@ export const operations: Readonly<Record<string, OperationDescription>> = {
   'POST /api/subscriptions/:tid/:rid/unsubscribe': { operationId: 'unsubscribe', summary: 'Stop following a record (record id 0: the whole table)' },
   'POST /api/subscriptions/:tid/status': { operationId: 'getSubscriptionStatus', summary: 'Whether the caller follows the table, and a record of it' },
   'POST /api/events/list': { operationId: 'listEvents', summary: "The account's audit events, newest first (account owner)" },
+
+  'POST /api/table/:tid/webhooks/create': { operationId: 'createWebhook', summary: 'Create a webhook; its signing secret is shown once (space admins)' },
+  'GET /api/table/:tid/webhooks/list': { operationId: 'listWebhooks', summary: "A table's webhooks, without secrets (space admins)" },
+  'POST /api/webhook/:wid/update': { operationId: 'updateWebhook', summary: 'Change a webhook, or turn it off or back on (space admins)' },
+  'POST /api/webhook/:wid/delete': { operationId: 'deleteWebhook', summary: 'Delete a webhook and its delivery log (space admins)' },
+  'POST /api/webhook/:wid/rotate_secret': { operationId: 'rotateWebhookSecret', summary: 'A new signing secret; the old one keeps signing for 24 hours (space admins)' },
+  'POST /api/webhook/:wid/deliveries': { operationId: 'listWebhookDeliveries', summary: "A webhook's delivery log, newest first (space admins)" },
+  'POST /api/webhook/:wid/deliveries/:did/redeliver': { operationId: 'redeliverWebhookDelivery', summary: 'Send the change of a logged delivery again, now (space admins)' },
 };

@@ -58,6 +58,8 @@ const catalogue = {
   fileNotFound: { code: 'file_not_found', status: 404 },
   notificationNotFound: { code: 'notification_not_found', status: 404 },
   indexNotFound: { code: 'index_not_found', status: 404 },
+  webhookNotFound: { code: 'webhook_not_found', status: 404 },
+  deliveryNotFound: { code: 'delivery_not_found', status: 404 },
   /** 404 `View not found` of the view calls; a query through such a view is the 500 `view_not_found`. */
   unknownView: { code: 'unknown_view', status: 404 },
   /** 404 `Not Authorized` of the view calls; a query through a view is the 500 `not_authorized`. */

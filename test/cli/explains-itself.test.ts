@@ -25,6 +25,11 @@ const commands = [
   ['changes', 'tail'],
   ['changes', 'purge'],
   ['trash', 'purge'],
+  ['webhooks', 'list'],
+  ['webhooks', 'create'],
+  ['webhooks', 'delete'],
+  ['webhooks', 'deliveries'],
+  ['webhooks', 'verify'],
   ['migrate'],
   ['serve'],
 ];

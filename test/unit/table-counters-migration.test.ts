@@ -261,6 +261,12 @@ describe(`table counters migration (${testEngine})`, () => {
     expect((await counters(countedId)).rows).toBe(2);
     await migrateOneStep('0014-change-queue');
     expect(await db.selectFrom('change_queue').selectAll().execute()).toEqual([]);
+    // 0015: webhooks and their delivery log, empty; nothing else touched.
+    await migrateOneStep('0015-webhooks');
+    expect(await db.selectFrom('webhooks').selectAll().execute()).toEqual([]);
+    // 0016: background job leases and their runs, empty.
+    await migrateOneStep('0016-job-leases');
+    expect(await db.selectFrom('job_leases').selectAll().execute()).toEqual([]);
     expect(await migrateToLatest(opened)).toEqual([]);
     for (const tableId of [fullId, emptyId, countedId]) {
       expect(await searchNow(tableId)).toEqual(before.get(tableId));

@@ -14,6 +14,7 @@ import { searchTextBesideRecordsMigration } from './0011-search-text-beside-reco
 import { keyExpiryAndLastUseMigration } from './0012-key-expiry-and-last-use.js';
 import { changesAndTrashMigration } from './0013-changes-and-trash.js';
 import { changeQueueMigration } from './0014-change-queue.js';
+import { webhooksMigration } from './0015-webhooks.js';
 import { jobLeasesMigration } from './0016-job-leases.js';
 
 /**
@@ -38,6 +39,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0012-key-expiry-and-last-use': keyExpiryAndLastUseMigration(),
         '0013-changes-and-trash': changesAndTrashMigration(dialect),
         '0014-change-queue': changeQueueMigration(dialect),
+        '0015-webhooks': webhooksMigration(dialect),
         '0016-job-leases': jobLeasesMigration(dialect),
       };
     },

@@ -120,3 +120,8 @@ export async function purgeChangesBefore(db: Db, before: string, limit: number):
     return Number(removed.numDeletedRows);
   });
 }
+
+/** One change by its seq (a webhook redelivery), or undefined once retention removed it. */
+export async function findChange(db: Db, seq: number): Promise<ChangeRow | undefined> {
+  return (await db.selectFrom('changes').select(columns).where('seq', '=', seq).executeTakeFirst()) as ChangeRow | undefined;
+}

@@ -57,12 +57,12 @@ function describe(url: URL): string {
   return shown.href.length > 200 ? `${shown.href.slice(0, 200)}…` : shown.href;
 }
 
-function portOf(url: URL): number {
+export function portOf(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 /** The host to connect to: an IPv6 literal loses its brackets. */
-function connectHostOf(url: URL): string {
+export function connectHostOf(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
@@ -76,7 +76,7 @@ function seconds(milliseconds: number): string {
  * exactly what a lookup returns, so a DNS server answering differently on a second query
  * (rebinding) has no second query to answer.
  */
-function checkedLookup(resolve: LookupFunction, check: boolean, blocked: () => Error): LookupFunction {
+export function checkedLookup(resolve: LookupFunction, check: boolean, blocked: () => Error): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, answer) => {
       if (error) return callback(error, '');
