@@ -3,8 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { readRssMb, startProcess, stopProcess } from './processes.js';
+import { adminQuery, callApi, databaseUrlOf } from './bench-api.js';
 
 /**
  * The live feed, measured (issue 27): a `tabula serve` process (the built dist/) on a fresh
@@ -24,25 +24,7 @@ const { values: options } = parseArgs({
 });
 const engine = options.db === 'postgres' ? 'postgres' : 'sqlite';
 const subscriberCount = Number(options.subscribers);
-const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = (message: string) => console.error(`[feed bench] ${message}`);
-
-async function adminQuery(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function request(base: string, key: string, method: 'GET' | 'POST', url: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
 
 /** One subscriber: counts changes as they come and notes when each seq arrived. */
 class Subscriber {
@@ -93,7 +75,7 @@ async function main(): Promise<void> {
   const dbEnv: Record<string, string> = {};
   if (engine === 'postgres') {
     await adminQuery(`create database ${databaseName}`);
-    dbEnv.DATABASE_URL = adminUrl.replace(/\/[^/]*$/, `/${databaseName}`);
+    dbEnv.DATABASE_URL = databaseUrlOf(databaseName);
   }
   const { child, url: base } = await startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], {
     ...dbEnv,
@@ -104,8 +86,8 @@ async function main(): Promise<void> {
   const subscribers: Subscriber[] = [];
   try {
     const key = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8')).api_key as string;
-    const space = await request(base, key, 'POST', '/api/spaces/create', { name: 'Feed bench' });
-    const table = await request(base, key, 'POST', `/api/space/${space.id}/tables/create`, { name: 'Live', fields: [{ id: 'name', name: 'Name', type: 'text' }, { id: 'amount', name: 'Amount', type: 'number' }] });
+    const space = await callApi(base, key, 'POST', '/api/spaces/create', { name: 'Feed bench' });
+    const table = await callApi(base, key, 'POST', `/api/space/${space.id}/tables/create`, { name: 'Live', fields: [{ id: 'name', name: 'Name', type: 'text' }, { id: 'amount', name: 'Amount', type: 'number' }] });
     const rssBefore = readRssMb(child.pid!);
 
     log(`opening ${subscriberCount} subscribers on ${engine}…`);
@@ -123,10 +105,10 @@ async function main(): Promise<void> {
     const writeTimes: number[] = [];
     for (let i = 0; i < Number(options.writes); i += 1) {
       const sent = performance.now();
-      const created = await request(base, key, 'POST', `/api/table/${table.id}/records/create`, { data: { name: `r${i}`, amount: i } });
+      const created = await callApi(base, key, 'POST', `/api/table/${table.id}/records/create`, { data: { name: `r${i}`, amount: i } });
       const answered = performance.now();
       writeTimes.push(answered - sent);
-      const history = await request(base, key, 'POST', `/api/table/${table.id}/record/${created.id}/history`, {});
+      const history = await callApi(base, key, 'POST', `/api/table/${table.id}/record/${created.id}/history`, {});
       const seq = history[0].seq as number;
       await until(() => subscribers.every((subscriber) => subscriber.arrivals.has(seq)), 10_000);
       for (const subscriber of subscribers) {
@@ -146,7 +128,7 @@ async function main(): Promise<void> {
     const records = Array.from({ length: 1000 }, (_, i) => ({ data: { name: `batch ${i}`, amount: i } }));
     const burstStart = performance.now();
     let lastWriteDone = 0;
-    for (let batch = 0; batch < 10; batch += 1) await request(base, key, 'POST', `/api/table/${table.id}/records/create_batch`, { records });
+    for (let batch = 0; batch < 10; batch += 1) await callApi(base, key, 'POST', `/api/table/${table.id}/records/create_batch`, { records });
     lastWriteDone = performance.now();
     await until(() => burst.count - before >= 10_000, 60_000);
     const burstEnd = performance.now();

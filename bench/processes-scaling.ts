@@ -10,40 +10,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { combine, makeDrive, type Measurement, type NextRequest } from './drive.js';
 import { startProcess, stopProcess } from './processes.js';
+import { adminQuery, callApi, databaseUrlOf } from './bench-api.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, engine: { type: 'string', default: 'postgres' }, records: { type: 'string', default: '2000' } } });
 const seconds = Number(values.seconds);
 const recordCount = Number(values.records);
-const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const drive = makeDrive(32);
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function call(url: string, key: string, method: 'GET' | 'POST', pathname: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${url}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-bench-processes-'));
 const databaseName = `tabula_bench_processes_${crypto.randomBytes(4).toString('hex')}`;
 const env: Record<string, string> = { TABULA_DATA_DIR: dataDir, TABULA_RATE_LIMIT_PER_MINUTE: '100000000', TABULA_SECRET: 'bench', LOG_LEVEL: 'error' };
 if (values.engine === 'postgres') {
-  await admin(`CREATE DATABASE ${databaseName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  env.DATABASE_URL = url.toString();
+  await adminQuery(`CREATE DATABASE ${databaseName}`);
+  env.DATABASE_URL = databaseUrlOf(databaseName);
 }
 const main = path.resolve('dist/main.js');
 
@@ -51,12 +32,12 @@ try {
   // Data first, through one server.
   let server = await startProcess(process.execPath, [main, 'serve', '--port', '0'], env);
   const { api_key: key } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
-  const space = await call(server.url, key, 'POST', '/api/spaces/create', { name: 'Bench' });
-  const table = await call(server.url, key, 'POST', `/api/space/${space.id}/tables/create`, { name: 'Rows', fields: [{ name: 'Name', type: 'text' }, { name: 'Amount', type: 'number' }] });
+  const space = await callApi(server.url, key, 'POST', '/api/spaces/create', { name: 'Bench' });
+  const table = await callApi(server.url, key, 'POST', `/api/space/${space.id}/tables/create`, { name: 'Rows', fields: [{ name: 'Name', type: 'text' }, { name: 'Amount', type: 'number' }] });
   const ids: number[] = [];
   for (let start = 0; start < recordCount; start += 500) {
     const records = Array.from({ length: Math.min(500, recordCount - start) }, (_, index) => ({ data: { name: `row ${start + index}`, amount: start + index } }));
-    for (const created of await call(server.url, key, 'POST', `/api/table/${table.id}/records/create_batch`, { records })) ids.push(created.id);
+    for (const created of await callApi(server.url, key, 'POST', `/api/table/${table.id}/records/create_batch`, { records })) ids.push(created.id);
   }
   await stopProcess(server.child);
 
@@ -82,6 +63,6 @@ try {
     console.log(`${name.padEnd(9)} | ${cell(one).padEnd(28)} | ${cell(two).padEnd(30)} | ${(two.requestsPerSecond / one.requestsPerSecond).toFixed(2)}× | ${one.errors + two.errors}`);
   }
 } finally {
-  if (values.engine === 'postgres') await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  if (values.engine === 'postgres') await adminQuery(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -12,33 +12,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { makeDrive, median, type NextRequest } from './drive.js';
 import { readRssMb, startProcess, stopProcess } from './processes.js';
 import { openStream, type SseStream } from '../test/sse-client.js';
+import { adminQuery, callApi, databaseUrlOf } from './bench-api.js';
 
 const { values } = parseArgs({
   options: { minutes: { type: 'string', default: '30' }, engine: { type: 'string', default: 'postgres' }, connections: { type: 'string', default: '64' }, processes: { type: 'string', default: '1' } },
 });
 const minutes = Number(values.minutes);
 const drive = makeDrive(Number(values.connections));
-const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function call(url: string, key: string, method: 'GET' | 'POST', pathname: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${url}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
 
 /** The server's processes: itself and, with --processes, its workers. */
 function processTree(pid: number): number[] {
@@ -63,25 +46,23 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-soak-'));
 const databaseName = `tabula_soak_${crypto.randomBytes(4).toString('hex')}`;
 const env: Record<string, string> = { TABULA_DATA_DIR: dataDir, TABULA_RATE_LIMIT_PER_MINUTE: '100000000', TABULA_SECRET: 'soak', LOG_LEVEL: 'error' };
 if (values.engine === 'postgres') {
-  await admin(`CREATE DATABASE ${databaseName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  env.DATABASE_URL = url.toString();
+  await adminQuery(`CREATE DATABASE ${databaseName}`);
+  env.DATABASE_URL = databaseUrlOf(databaseName);
 }
 
 const streams: SseStream[] = [];
 const server = await startProcess(process.execPath, [path.resolve('dist/main.js'), 'serve', '--port', '0', '--processes', values.processes!], env);
 try {
   const { api_key: key } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
-  const space = await call(server.url, key, 'POST', '/api/spaces/create', { name: 'Soak' });
-  const table = await call(server.url, key, 'POST', `/api/space/${space.id}/tables/create`, {
+  const space = await callApi(server.url, key, 'POST', '/api/spaces/create', { name: 'Soak' });
+  const table = await callApi(server.url, key, 'POST', `/api/space/${space.id}/tables/create`, {
     name: 'Rows',
     fields: [{ name: 'Name', type: 'text' }, { name: 'Amount', type: 'number' }, { name: 'Files', type: 'file' }],
   });
   const ids: number[] = [];
   for (let start = 0; start < 2000; start += 500) {
     const records = Array.from({ length: 500 }, (_, index) => ({ data: { name: `row ${start + index}`, amount: start + index } }));
-    for (const created of await call(server.url, key, 'POST', `/api/table/${table.id}/records/create_batch`, { records })) ids.push(created.id);
+    for (const created of await callApi(server.url, key, 'POST', `/api/table/${table.id}/records/create_batch`, { records })) ids.push(created.id);
   }
   for (let index = 0; index < 8; index++) streams.push(await openStream(server.url, `/api/table/${table.id}/changes/stream`, { key }));
 
@@ -134,6 +115,6 @@ try {
 } finally {
   for (const stream of streams) stream.close();
   await stopProcess(server.child);
-  if (values.engine === 'postgres') await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  if (values.engine === 'postgres') await adminQuery(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { startProcess, stopProcess } from './processes.js';
+import { adminQuery, callApi, databaseUrlOf } from './bench-api.js';
+
+const request = (base: string, key: string, url: string, body: unknown = {}) => callApi(base, key, 'POST', url, body);
 
 /**
  * Webhook delivery, measured (issue 30): a `tabula serve` process (the built dist/) on a fresh
@@ -19,25 +21,7 @@ import { startProcess, stopProcess } from './processes.js';
 
 const { values: options } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, writes: { type: 'string', default: '30' }, seconds: { type: 'string', default: '5' } } });
 const engine = options.db === 'postgres' ? 'postgres' : 'sqlite';
-const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = (message: string) => console.error(`[webhooks bench] ${message}`);
-
-async function adminQuery(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function request(base: string, key: string, url: string, body: unknown = {}): Promise<any> {
-  const response = await fetch(`${base}${url}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
 
 /** One receiver for every webhook: arrivals by path, each with its seq and time. */
 async function startReceiver() {
@@ -88,7 +72,7 @@ async function main(): Promise<void> {
   const dbEnv: Record<string, string> = {};
   if (engine === 'postgres') {
     await adminQuery(`create database ${databaseName}`);
-    dbEnv.DATABASE_URL = adminUrl.replace(/\/[^/]*$/, `/${databaseName}`);
+    dbEnv.DATABASE_URL = databaseUrlOf(databaseName);
   }
   const receiver = await startReceiver();
   const { child, url: base } = await startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], {
