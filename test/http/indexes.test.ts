@@ -189,12 +189,10 @@ describe(`automatic indexes (${testEngine})`, () => {
   });
 
   it('a count filtered on a field gets an index on it', async () => {
-    const [first] = (await query({ limit: 1 })).body as Array<{ id: number }>;
     for (let i = 0; i < 3; i += 1) {
-      // An update between counts: a count answered from the cache (or, after creates only, by
-      // counting the new records) scans nothing and counts nothing.
-      await call(ctx, 'POST', `/api/table/${tableId}/record/${first.id}/update`, { key: world.accountKey, body: { data: { due: `2024-02-0${i + 1}` } } });
-      expect((await call(ctx, 'POST', `/api/table/${tableId}/records/count`, { key: world.accountKey, body: { filters: [{ column: 'due', compare: '>', value: '2024-01-15' }] } })).status).toBe(200);
+      // Another value each time: a count already taken is answered from the cache, following
+      // writes through the change log (count-cache.ts), and scans nothing.
+      expect((await call(ctx, 'POST', `/api/table/${tableId}/records/count`, { key: world.accountKey, body: { filters: [{ column: 'due', compare: '>', value: `2024-01-1${i + 1}` }] } })).status).toBe(200);
     }
     expect(await waitForIndex(ctx, world.accountKey, tableId, 'auto_due')).toMatchObject({ origin: 'automatic', fields: ['due'], direction: null });
   });

@@ -30,6 +30,8 @@ export interface DeliverySettings {
   flushMs: number;
   /** A worker that sent something keeps its webhook this long after, waiting for the next change. */
   lingerMs: number;
+  /** Commits within this long wake the engine once: each wake-up costs a search and a log read per waiting worker, which a burst of writes should pay once, not per write. */
+  wakeDelayMs: number;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -41,6 +43,7 @@ export const defaultDeliverySettings: DeliverySettings = {
   pageSize: 200,
   flushMs: 50,
   lingerMs: 1_000,
+  wakeDelayMs: 10,
 };
 
 /** What tests and `serve` may set: any setting, and any part of the retry schedule. */
@@ -114,6 +117,16 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
   let lingering: Array<(goOn: boolean) => void> = [];
   /** Webhooks changed by this process's management calls: their workers read the row again before the next request. */
   const stale = new Set<number>();
+  let wakeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A commit's wake-up, shared with the commits that follow within `wakeDelayMs`. */
+  function wakeSoon(): void {
+    if (wakeTimer !== undefined) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = undefined;
+      wake();
+    }, settings.wakeDelayMs);
+    wakeTimer.unref();
+  }
   function wake(): void {
     const waiting = lingering;
     lingering = [];
@@ -226,12 +239,13 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     async start(): Promise<void> {
       if (!stopped) return;
       stopped = false;
-      const unsubscribe = deps.unit.onCommitted(wake);
+      const unsubscribe = deps.unit.onCommitted(wakeSoon);
       const poll = setInterval(wake, settings.pollMs);
       poll.unref();
-      const listener = deps.databaseUrl ? (await import('../../db/postgres-change-listener.js')).listenForChangeLog(deps.databaseUrl, { onWake: wake, onError: (error) => log('webhooks: LISTEN connection', error) }) : null;
+      const listener = deps.databaseUrl ? (await import('../../db/postgres-change-listener.js')).listenForChangeLog(deps.databaseUrl, { onWake: wakeSoon, onError: (error) => log('webhooks: LISTEN connection', error) }) : null;
       stop = async () => {
         unsubscribe();
+        clearTimeout(wakeTimer);
         clearInterval(poll);
         await listener?.close();
       };
