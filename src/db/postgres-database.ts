@@ -36,6 +36,8 @@ export function openPostgres(url: string, bounds: QueryBounds): Database {
  */
 async function runPostgresDdl(url: string, pool: pg.Pool, statement: string, onProgress?: (progress: DdlProgress) => void): Promise<void> {
   const client = new pg.Client({ connectionString: url });
+  // A connection ended under the build also rejects its statement; unheard, the event would end the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;

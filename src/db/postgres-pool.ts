@@ -27,6 +27,12 @@ export function callbackFormPool(pool: pg.Pool): PostgresPool {
 }
 
 function adaptClient(client: pg.PoolClient): PostgresPoolClient {
+  // pg-pool listens for a client's 'error' only while the client is idle. A checked-out client
+  // whose connection the server ends (a restart, a dropped database, a terminated backend) emits
+  // 'error' too, and unheard that would end the process. The error is not lost: a query running
+  // then is rejected with it, and the next query on the dead client fails, so the request answers
+  // 503 database_unavailable, and pg-pool drops the client on release.
+  client.on('error', () => undefined);
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
     return new Promise((resolve, reject) => {
       client.query(sql, parameters as unknown[], (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result as unknown as PostgresQueryResult<R>)));

@@ -205,6 +205,23 @@ describe(`driver errors translated once per engine (${testEngine})`, () => {
       expect(translate(error)).toMatchObject({ status: 503, code: 'database_unavailable' });
     });
 
+    it('fails a transaction whose pooled connection the server ends, and the process lives on', async () => {
+      const admin = await client();
+      const error = await failure(() =>
+        db.transaction().execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
+          // Between two statements the client is checked out and idle: the server's FATAL message
+          // arrives as an 'error' event with no query to reject (unheard, an uncaught exception).
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await sql`select 1`.execute(trx);
+        }),
+      );
+      expect(translate(error)).toMatchObject({ status: 503, code: 'database_unavailable' });
+      // The pool dropped the dead client: the next statement gets a live one.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    });
+
     it('does not read an SQLite code on PostgreSQL', () => {
       expect(classifyDatabaseError(Object.assign(new Error('x'), { code: 'SQLITE_BUSY' }), 'postgres')).toBeNull();
     });
