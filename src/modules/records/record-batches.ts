@@ -13,6 +13,7 @@ import { presentRecords, type RecordObject } from './record-reader.js';
 import {
   assertCanWriteRecords,
   buildSearchText,
+  changesNothing,
   checkDataBody,
   checkRequiredFields,
   completeUpdate,
@@ -237,9 +238,10 @@ export function createRecordBatches(deps: BatchDeps) {
         if (!row) throw recordNotFound();
         assertSameColumns(before.get(write.id!)?.row, row, columnsOf(write.values.keys()));
         const text = plans[n].reads.length > 0 ? completeUpdate(plans[n], row, write.values, replaced) : undefined;
+        previous.set(write.index, replaced);
+        if (changesNothing(row, write.values)) return;
         if (!(await records.updateRecord(executor, table.id, write.id!, columns))) throw recordNotFound();
         if (text !== undefined) await search.writeText(executor, recordTableName(table.id), [{ id: write.id!, text }]);
-        previous.set(write.index, replaced);
       });
     }
     return previous;

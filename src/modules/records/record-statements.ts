@@ -21,8 +21,9 @@ import type { UpdatePlan } from './record-writer.js';
  * made from the rows read before the statement; its caller checks that the rows deleted are
  * those read, in the statement's transaction.
  *
- * An update: a CTE locks the row and reads the written columns' old values, updates it, and
- * queues the change with its payload made in SQL, only when some value changed. One round trip
+ * An update: a CTE locks the row and reads the written columns' old values, updates it only
+ * when some column would change (an update that changes nothing writes nothing: record-writer.ts,
+ * changesNothing), and queues the change with its payload made in SQL, only when some value changed. One round trip
  * where the write unit's transaction took five (begin, read, update, queued change, commit).
  *
  * It serves the updates whose change can be made in SQL: no search text to rebuild and no
@@ -67,9 +68,13 @@ const updateAndQueue = prepareShapedQuery(
         return sql`(${sql.lit(n)}, ${sql.lit(field.slug)}, ${readFormOf(field, sql`old.${sql.ref(column)}`)}, ${readFormOf(field, sql`upd.${sql.ref(column)}`)})`;
       }),
     );
-    const raw = sql<{ updated: string; queued: string }>`
+    const raw = sql<{ found: string; queued: string }>`
       with old as (select id, ${sql.join(columns.map((c) => sql.ref(c)))} from ${table} where id = ${recordId} for update),
-      upd as (update ${table} as r set ${assignments}, updated_at = ${updatedAt} from old where r.id = old.id returning r.id, ${sql.join(columns.map((c) => sql`r.${sql.ref(c)}`))}),
+      upd as (
+        update ${table} as r set ${assignments}, updated_at = ${updatedAt} from old
+        where r.id = old.id and (${sql.join(columns.map((column, n) => sql`r.${sql.ref(column)} is distinct from ${values[n]}`), sql` or `)})
+        returning r.id, ${sql.join(columns.map((c) => sql`r.${sql.ref(c)}`))}
+      ),
       diff as (
         select upd.id, v.n, v.slug, v.was, v.now
         from old join upd on upd.id = old.id
@@ -84,7 +89,7 @@ const updateAndQueue = prepareShapedQuery(
         from diff group by id
         returning 1
       )
-      select (select count(*) from upd) as updated, (select count(*) from queued) as queued`;
+      select (select count(*) from old) as found, (select count(*) from queued) as queued`;
     return { compile: () => raw.compile(db) };
   },
 );
@@ -96,7 +101,7 @@ const updateAndQueue = prepareShapedQuery(
  */
 export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], updatedAt: string, common: ChangeCommon): Promise<{ found: boolean; queued: boolean }> {
   const [row] = await updateAndQueue(db, { tableId, fields }, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
-  return { found: Number(row.updated) > 0, queued: Number(row.queued) > 0 };
+  return { found: Number(row.found) > 0, queued: Number(row.queued) > 0 };
 }
 
 const insertAndQueue = prepareShapedQuery(

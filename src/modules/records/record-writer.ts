@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Dialect } from '../../db/dialect.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
 import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
@@ -163,4 +164,17 @@ export function completeUpdate(plan: UpdatePlan, row: RecordRow, changes: Readon
   const merged = new Map(plan.searchable.map((f) => [f, fromColumnValue(f, row[fieldColumnName(f.id)])]));
   for (const [field, value] of changes) if (merged.has(field)) merged.set(field, value);
   return buildSearchText(merged);
+}
+
+/**
+ * Whether writing `changes` would leave the stored `row` as it is, comparing stored forms (so
+ * `null` and `""` differ): such an update writes nothing — no row, no search text, no change —
+ * and the record keeps its `updated_at` (docs/decisions.md, "An update that changes nothing").
+ * `row` must hold the written fields' columns.
+ */
+export function changesNothing(row: RecordRow, changes: ReadonlyMap<Field, unknown>): boolean {
+  for (const [field, value] of changes) {
+    if (!isDeepStrictEqual(fromColumnValue(field, row[fieldColumnName(field.id)]) ?? null, value ?? null)) return false;
+  }
+  return true;
 }

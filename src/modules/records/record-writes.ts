@@ -12,7 +12,7 @@ import { afterCommit, prepareValuesIo, runCleanups } from './record-lifecycle.js
 import { presentRecords, type RecordObject } from './record-reader.js';
 import { recordNotFound, type RecordReads } from './record-reads.js';
 import type { RecordTable } from './record-table.js';
-import { assertCanEditField, assertCanWriteRecords, buildSearchText, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
+import { assertCanEditField, assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
 import { changeActorOf, payloadOf } from '../changes/change.js';
@@ -163,6 +163,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
               const [was, is] = stored ? [stored.data, after!] : await dataOf(attempt, [row, rowWith(row, changes)], written);
               previous.clear();
               const text = completeUpdate(plan, row, changes, previous);
+              if (changesNothing(row, changes)) return;
               await records.updateRecord(trx, tableId, recordId, { ...toColumns(changes, dialect), updated_at: timestamp });
               if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
               log.push(...draftsOf('record.updated', [[recordId, was, is]]));
