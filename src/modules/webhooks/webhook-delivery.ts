@@ -3,12 +3,13 @@ import os from 'node:os';
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import type { SecretBox } from '../../shared/secret-box.js';
+import type { ChangeRow } from '../changes/change.js';
 import { createChangeLogReader } from '../changes/change-log-reader.js';
 import type { WriteUnit } from '../changes/write-unit.js';
 import { insertNotifications } from '../notifications/notifications.service.js';
 import { retryDelayMs, defaultRetrySettings, type RetrySettings } from './retry-schedule.js';
 import { attemptDelivery } from './webhook-attempt.js';
-import { createDeliveryProgress, type DeliveryProgress } from './delivery-progress.js';
+import { createDeliveryProgress, createDeliveryWriter, type DeliveryProgress } from './delivery-progress.js';
 import { matchesFilter } from './webhook-message.js';
 import type { WebhookSender } from './webhook-sender.js';
 import { claimWebhook, findWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
@@ -72,6 +73,28 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
   let stop: (() => Promise<void>) | null = null;
   const log = (message: string, error?: unknown) => deps.log?.('warn', error === undefined ? message : `${message}: ${error instanceof Error ? error.message : String(error)}`);
   const iso = (date: Date) => date.toISOString();
+  const writer = createDeliveryWriter({ database: deps.database, clock: deps.clock, owner, leaseMs: settings.leaseMs, flushMs: settings.flushMs, onError: (error) => log('webhooks: writing deliveries failed; they are sent again', error) });
+
+  /**
+   * Pages of a table's changes, shared by the workers of its webhooks that ask for the same page
+   * in one generation: ten webhooks on a busy table, woken together, read its new changes once,
+   * not ten times. A new generation starts at every wake-up and after every read of the head, so
+   * a page shared is never older than the wake-up that sent a worker to read it, nor than the
+   * head a worker was given when it claimed its webhook (an empty page moves its cursor there).
+   */
+  let sharedPages = new Map<string, Promise<ChangeRow[]>>();
+  function newGeneration(): void {
+    sharedPages = new Map();
+  }
+  function readPage(tableId: number, after: number): Promise<ChangeRow[]> {
+    const key = `${tableId}:${after}`;
+    let page = sharedPages.get(key);
+    if (!page) {
+      page = changeLog.tableChangesAfter(tableId, after, settings.pageSize);
+      sharedPages.set(key, page);
+    }
+    return page;
+  }
 
   async function pump(): Promise<void> {
     if (stopped) return;
@@ -86,6 +109,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
         // As changes/list reads: whatever is queued goes into the log first, so no seq below the head is still missing.
         await deps.unit.settleQueued();
         const head = await changeLog.head();
+        newGeneration();
         const free = settings.concurrency - working.size;
         const now = deps.clock.now();
         const due = await listDueWebhooks(db, head, iso(now), settings.concurrency + working.size);
@@ -128,6 +152,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     wakeTimer.unref();
   }
   function wake(): void {
+    newGeneration();
     const waiting = lingering;
     lingering = [];
     for (const resume of waiting) resume(true);
@@ -161,13 +186,13 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
       filter = filterOf(webhook);
       return true;
     };
-    const progress = createDeliveryProgress({ database: deps.database, clock: deps.clock, webhookId: webhook.id, owner, leaseMs: settings.leaseMs, flushMs: settings.flushMs, maxPending: settings.pageSize, onError: (error) => log(`webhook ${webhook.id}: writing its deliveries failed; they are sent again`, error) });
+    const progress = createDeliveryProgress({ writer, clock: deps.clock, webhookId: webhook.id, leaseMs: settings.leaseMs, maxPending: settings.pageSize });
     let cursor = Number(webhook.cursor);
     let lastSentAt = deps.clock.now().getTime();
     try {
       for (;;) {
         if ((stale.delete(webhook.id) || deps.clock.now().getTime() - refreshedAt >= settings.lingerMs) && !(await refresh())) return;
-        const rows = await changeLog.tableChangesAfter(webhook.table_id, cursor, settings.pageSize);
+        const rows = await readPage(webhook.table_id, cursor);
         // Nothing for this table up to the head read before the claim: the cursor moves there.
         if (rows.length === 0) {
           if (head > cursor) {
@@ -268,6 +293,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
       await stop?.();
       stop = null;
       await Promise.all(working.values());
+      await writer.flush();
     },
   };
 }
