@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { startProcess, stopProcess } from './processes.js';
 import { adminQuery, callApi, databaseUrlOf } from './bench-api.js';
 
@@ -11,7 +10,7 @@ const request = (base: string, key: string, url: string, body: unknown = {}) => 
 
 /**
  * Webhook delivery, measured (issue 30): a `tabula serve` process (the built dist/) on a fresh
- * database, receivers in this process on 127.0.0.1.
+ * database, a receiver on a thread of this process on 127.0.0.1.
  *   - idle latency: single writes, from the write's answer (≈ its commit) to the receiver, p50/p99
  *   - burst: 10 create_batch of 1,000 records; until one webhook has all 10,000, in order
  *   - fan-out: 100 webhooks on one table, one change; until all 100 have it
@@ -23,24 +22,26 @@ const { values: options } = parseArgs({ options: { db: { type: 'string', default
 const engine = options.db === 'postgres' ? 'postgres' : 'sqlite';
 const log = (message: string) => console.error(`[webhooks bench] ${message}`);
 
-/** One receiver for every webhook: arrivals by path, each with its seq and time. */
+/** One receiver for every webhook, on its own thread (webhook-receiver-thread.ts): arrivals by path, each with its seq and time (`now()`). */
 async function startReceiver() {
   const arrivals = new Map<string, Array<{ seq: number; at: number }>>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const at = performance.now();
-      const seq = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { seq: number } }).data.seq;
-      const list = arrivals.get(req.url ?? '/') ?? [];
-      list.push({ seq, at });
-      arrivals.set(req.url ?? '/', list);
-      res.writeHead(204).end();
+  const thread = new Worker(new URL('./webhook-receiver-thread.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.on('message', (message: { port?: number; arrivals?: Array<[string, number, number]> }) => {
+      if (message.port) resolve(message.port);
+      for (const [pathname, seq, at] of message.arrivals ?? []) {
+        const list = arrivals.get(pathname) ?? [];
+        list.push({ seq, at });
+        arrivals.set(pathname, list);
+      }
     });
+    thread.once('error', reject);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals, close: () => (server.closeAllConnections(), server.close()) };
+  return { url: `http://127.0.0.1:${port}`, arrivals, close: () => thread.terminate() };
 }
+
+/** Wall-clock milliseconds, as the receiver's thread stamps its arrivals. */
+const now = () => performance.timeOrigin + performance.now();
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const until = async (test: () => boolean, timeoutMs: number) => {
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     for (let i = 0; i < Number(options.writes); i += 1) {
       const created = await request(base, key, `/api/table/${quiet}/records/create`, { data: { name: `r${i}` } });
-      const answered = performance.now();
+      const answered = now();
       await until(() => (receiver.arrivals.get('/idle')?.length ?? 0) > i, 10_000);
       latencies.push(receiver.arrivals.get('/idle')![i].at - answered);
       void created;
@@ -116,11 +117,11 @@ async function main(): Promise<void> {
     const bursty = (await request(base, key, `/api/space/${space.id}/tables/create`, { name: 'Bursty', fields })).id as number;
     await hook(bursty, '/burst');
     const records = Array.from({ length: 1000 }, (_, i) => ({ data: { name: `batch ${i}`, amount: i } }));
-    const burstStart = performance.now();
+    const burstStart = now();
     for (let batch = 0; batch < 10; batch += 1) await request(base, key, `/api/table/${bursty}/records/create_batch`, { records });
-    const burstWritten = performance.now();
+    const burstWritten = now();
     await until(() => (receiver.arrivals.get('/burst')?.length ?? 0) >= 10_000, 120_000);
-    const burstEnd = performance.now();
+    const burstEnd = now();
     const burstSeqs = receiver.arrivals.get('/burst')!.map((arrival) => arrival.seq);
     const inOrder = burstSeqs.every((seq, i) => i === 0 || seq > burstSeqs[i - 1]);
 
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
     const wide = (await request(base, key, `/api/space/${space.id}/tables/create`, { name: 'Wide', fields })).id as number;
     for (let i = 0; i < 100; i += 1) await hook(wide, `/wide/${i}`);
     await request(base, key, `/api/table/${wide}/records/create`, { data: { name: 'one' } });
-    const fanAnswered = performance.now();
+    const fanAnswered = now();
     await until(() => Array.from({ length: 100 }, (_, i) => receiver.arrivals.get(`/wide/${i}`)?.length ?? 0).every((n) => n >= 1), 30_000);
     const fanEnd = Math.max(...Array.from({ length: 100 }, (_, i) => receiver.arrivals.get(`/wide/${i}`)![0].at));
 

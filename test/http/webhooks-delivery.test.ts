@@ -210,3 +210,30 @@ describe('webhooks: delivery', () => {
     await post(`/api/webhook/${fastHook.id}/delete`);
   });
 });
+
+describe('webhooks: more due webhooks than places', () => {
+  // Two places, workers that would wait 30 s for a next change, and no poll to speak of: only
+  // a worker letting go of its place when others wait for one gets every webhook its change.
+  const ctx = useTestApp({
+    env: { TABULA_FETCH_ALLOW_HOSTS: '127.0.0.1' },
+    webhooks: { concurrency: 2, lingerMs: 30_000, pollMs: 600_000 },
+  });
+  const receivers: Receiver[] = [];
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  it('six webhooks on one table each get the change though only two are delivered to at once', async () => {
+    const world = await createAccount(ctx);
+    const spaceId = (await createSpace(ctx, world, 'Crowded')).id;
+    const tableId = (await createTable(ctx, world, spaceId, { name: 'Wide', fields: [{ id: 'name', name: 'Name', type: 'text' }] })).id;
+    for (let n = 0; n < 6; n += 1) {
+      const target = await startReceiver();
+      receivers.push(target);
+      expect((await call(ctx, 'POST', `/api/table/${tableId}/webhooks/create`, { key: world.accountKey, body: { url: target.url } })).status).toBe(200);
+    }
+    expect((await call(ctx, 'POST', `/api/table/${tableId}/records/create`, { key: world.accountKey, body: { data: { name: 'one' } } })).status).toBe(200);
+    await Promise.all(receivers.map((target) => target.waitFor(1, 10_000)));
+    expect(receivers.map((target) => target.received.length)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+});

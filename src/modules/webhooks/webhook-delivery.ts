@@ -112,13 +112,19 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
         newGeneration();
         const free = settings.concurrency - working.size;
         const now = deps.clock.now();
-        const due = await listDueWebhooks(db, head, iso(now), settings.concurrency + working.size);
+        // One more than there are places: whether some are left without one (`starved`).
+        const due = await listDueWebhooks(db, head, iso(now), settings.concurrency + working.size + 1);
         // Webhooks waiting for a place get those of workers that only wait for a next change.
         const waitingForPlace = due.filter((candidate) => !working.has(candidate.id)).length - free;
         for (const resume of lingering.splice(0, Math.max(0, waitingForPlace))) resume(false);
+        starved = false;
         for (const candidate of due) {
-          if (stopped || working.size >= settings.concurrency) break;
           if (working.has(candidate.id)) continue;
+          if (stopped) break;
+          if (working.size >= settings.concurrency) {
+            starved = true;
+            break;
+          }
           const claimed = await claimWebhook(db, candidate.id, owner, iso(now), iso(new Date(now.getTime() + settings.leaseMs)));
           if (!claimed) continue;
           const worker = deliverWebhook(claimed, head)
@@ -137,6 +143,8 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     }
   }
 
+  /** Whether the last search found due webhooks with no place left for them: then a worker with nothing to send lets go at once instead of waiting. */
+  let starved = false;
   /** Workers with nothing left to send wait here for the next commit, for a while, still holding their webhook. */
   let lingering: Array<(goOn: boolean) => void> = [];
   /** Webhooks changed by this process's management calls: their workers read the row again before the next request. */
@@ -201,7 +209,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
           }
           // A busy table's next change usually follows soon: waiting for it with the claim held
           // spares a claim, a release and a search per change and webhook.
-          if (stopped || deps.clock.now().getTime() - lastSentAt >= settings.lingerMs) return;
+          if (stopped || starved || deps.clock.now().getTime() - lastSentAt >= settings.lingerMs) return;
           // The row is read again at the top of the loop once a second: a change of URL, filters or secret, or turning it off, applies within a second.
           if (!(await nextWake(settings.lingerMs)) || stopped) return;
           continue;
