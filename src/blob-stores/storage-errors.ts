@@ -1,11 +1,14 @@
-import { AppError, ErrorCode } from '../shared/errors.js';
+import { AppError, ErrorCode, unreachableRetryAfterSeconds } from '../shared/errors.js';
 
 /**
  * A storage that failed the service: refused, unreachable, too slow, or refusing the
- * credentials. Answered as 502/504 with a message that names the storage and what went wrong,
- * never the protocol's own error or a stack trace (that goes to the log with the cause).
+ * credentials. Answered as 502/503/504/507 with a message that names the storage and what went
+ * wrong, never the protocol's own error or a stack trace (that goes to the log with the cause).
+ * One that cannot be reached (503) or did not answer in time (504) says when to try again.
  */
-export class StorageError extends AppError {}
+export class StorageError extends AppError {
+  override readonly retryAfterSeconds = this.code === ErrorCode.storageUnavailable || this.code === ErrorCode.storageTimeout ? unreachableRetryAfterSeconds : undefined;
+}
 
 /** The metadata names a blob that its storage does not have (removed behind the service's back). */
 export class BlobNotFoundError extends StorageError {

@@ -91,9 +91,10 @@ const catalogue = {
   viewNotFound: { code: 'view_not_found', status: 500 },
   notAuthorized: { code: 'not_authorized', status: 500 },
 
-  // 502, 504, 507: a file storage (managed, or a space's own server) failed the service
+  // 502, 503, 504, 507: a file storage (managed, or a space's own server) failed the service
   storageFailed: { code: 'storage_failed', status: 502 },
-  storageUnavailable: { code: 'storage_unavailable', status: 502 },
+  /** 503 with Retry-After, as a database that cannot be reached: a storage restarting is back soon. */
+  storageUnavailable: { code: 'storage_unavailable', status: 503 },
   storageCredentialsRefused: { code: 'storage_credentials_refused', status: 502 },
   storageFileMissing: { code: 'storage_file_missing', status: 502 },
   storageTimeout: { code: 'storage_timeout', status: 504 },

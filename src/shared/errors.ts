@@ -113,8 +113,17 @@ export class DatabaseBusyError extends AppError {
   }
 }
 
+/**
+ * How long a client should wait before trying a call that needed a dependency it could not reach
+ * (the database, a file storage): a restart takes seconds (docs/decisions.md, "Dependencies
+ * stopped under load").
+ */
+export const unreachableRetryAfterSeconds = 2;
+
 /** The database cannot be reached (connection refused, dropped, shut down, or not accepting connections). */
 export class DatabaseUnavailableError extends AppError {
+  override readonly retryAfterSeconds = unreachableRetryAfterSeconds;
+
   constructor(options?: { cause?: unknown }) {
     super(ErrorCode.databaseUnavailable, 'Database unavailable; try again later', options);
   }

@@ -256,7 +256,7 @@ describe('files on a space of its own storage (S3, FTP, SFTP)', () => {
       expect(before.onPeer).toEqual([]);
     });
 
-    it('storage down (a closed port): 502 storage_unavailable, the record unchanged, nothing written', async () => {
+    it('storage down (a closed port): 503 storage_unavailable with Retry-After, the record unchanged, nothing written', async () => {
       const down = await spaceWith(storageOf(kind, { port: closedPort }), `Down ${kind}`);
       const record = (await createRecord(down.tableId, { name: 'unchanged' })).body;
       const before = await snapshot(kind, down, record.id);
@@ -266,7 +266,8 @@ describe('files on a space of its own storage (S3, FTP, SFTP)', () => {
         await createRecord(down.tableId, { name: 'new', docs: [{ data: text('x'), name: 'x.txt' }] }),
       ];
       for (const answer of attempts) {
-        expect(answer.status, JSON.stringify(answer.body)).toBe(502);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+        expect(answer.headers['retry-after']).toBe('2');
         expect(answer.body.error).toEqual({ code: 'storage_unavailable', message: expect.stringMatching(/^Storage unavailable: the space's .* cannot be reached \(ECONNREFUSED\)$/) });
       }
       expect(await snapshot(kind, down, record.id)).toEqual(before);
@@ -321,7 +322,7 @@ describe('files on a space of its own storage (S3, FTP, SFTP)', () => {
   });
 
   describe('a storage that goes down under a space (the SFTP peer stopped)', () => {
-    it('files/create and files/get answer 502 storage_unavailable; the record stays as it was', async () => {
+    it('files/create and files/get answer 503 storage_unavailable; the record stays as it was', async () => {
       const space = await spaceWith({ kind: 'sftp', host: '127.0.0.1', port: doomed.port, username: doomed.username, password: doomed.password, folder: 'tabula' }, 'Doomed');
       const record = (await createRecord(space.tableId, { name: 'before', docs: [{ data: text('stored while up'), name: 'up.txt' }] })).body;
       const [attachment] = record.data.docs as Attachment[];
@@ -329,13 +330,13 @@ describe('files on a space of its own storage (S3, FTP, SFTP)', () => {
       await doomed.close();
       const before = await snapshot('doomed', space, record.id);
       const created = await files(space.tableId, record.id, 'create', { field_id: 'docs', name: 'x.txt', data: text('x') });
-      expect(created.status).toBe(502);
+      expect(created.status).toBe(503);
       expect(created.body.error.code).toBe('storage_unavailable');
       const updated = await post(`/api/table/${space.tableId}/record/${record.id}/update`, { data: { name: 'after', docs: [attachment, { data: text('x'), name: 'x.txt' }] } });
-      expect(updated.status).toBe(502);
+      expect(updated.status).toBe(503);
       expect(updated.body.error.code).toBe('storage_unavailable');
       const got = await files(space.tableId, record.id, 'get', { field_id: 'docs', path: attachment.path });
-      expect(got.status).toBe(502);
+      expect(got.status).toBe(503);
       expect(got.body.error.code).toBe('storage_unavailable');
       expect(await snapshot('doomed', space, record.id)).toEqual(before);
       // Re-saving the record's own attachments touches no storage, so it still works while the server is down.
