@@ -1,4 +1,5 @@
-import type { Locator, Page, Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
+import { dragOnto } from './drag.js';
 import { expect, expectAccessible, screenshot, signIn, test, type TabulaServer } from './tabula-server.js';
 
 /** A 1×1 PNG, uploaded through the API as a record's image. */
@@ -23,21 +24,6 @@ const fieldOf = (tabula: TabulaServer, tid: number, rid: number, field: string) 
 async function saveNewView(page: Page, name: string): Promise<void> {
   await page.getByRole('textbox', { name: 'New view name' }).fill(name);
   await page.getByRole('button', { name: 'Save as new view' }).click();
-}
-
-/**
- * A mouse drag in steps, as a person drags: the page's native drag and drop (react-aria's
- * useDrag / DropZone) sees dragstart, dragover and drop.
- */
-async function dragOnto(page: Page, source: Locator, target: Locator, at: 'top' | 'end' = 'top'): Promise<void> {
-  await target.scrollIntoViewIfNeeded();
-  await source.scrollIntoViewIfNeeded();
-  const from = (await source.boundingBox())!;
-  const to = (await target.boundingBox())!;
-  await page.mouse.move(from.x + 6, from.y + Math.min(from.height / 2, 12));
-  await page.mouse.down();
-  await page.mouse.move(to.x + to.width / 2, at === 'end' ? to.y + to.height - 12 : to.y + Math.min(to.height / 2, 40), { steps: 8 });
-  await page.mouse.up();
 }
 
 test.describe.configure({ mode: 'serial' });

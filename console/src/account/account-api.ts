@@ -10,7 +10,6 @@ export type Member = GetResult<'/api/space/{sid}/members/list'>[number];
 export const accountKeys = {
   users: ['account', 'users'] as const,
   keys: ['account', 'keys'] as const,
-  members: (sid: number) => ['space', sid, 'members'] as const,
 };
 
 export function useUsers(enabled = true) {
@@ -19,10 +18,6 @@ export function useUsers(enabled = true) {
 
 export function useKeys() {
   return useQuery({ queryKey: accountKeys.keys, queryFn: () => unwrap(api.GET('/api/keys/list')) });
-}
-
-export function useMembers(sid: number) {
-  return useQuery({ queryKey: accountKeys.members(sid), queryFn: () => unwrap(api.GET('/api/space/{sid}/members/list', { params: { path: { sid } } })) });
 }
 
 /** Creates a space from a form's `name` (the owner only), then lists the spaces again. */

@@ -5,8 +5,8 @@ import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { actionsColumn, DataTable } from '../ui/data-table';
 import { QueryContent } from '../ui/query-content';
-import { useMe } from '../api/queries';
-import { accountKeys, useMembers, useUsers, type Member } from './account-api';
+import { keys, useMe, useSpaceMembers } from '../api/queries';
+import { useUsers, type Member } from './account-api';
 import { AccountForm } from './account-form';
 
 const roles = ['admin', 'editor', 'reader'] as const;
@@ -14,13 +14,13 @@ type Role = (typeof roles)[number];
 
 /** A space's members: add a user of the account with a role, change a role, remove one. */
 export function MembersSection({ sid }: { sid: number }) {
-  const members = useMembers(sid);
+  const members = useSpaceMembers(sid);
   const users = useUsers();
   const me = useMe();
   const queryClient = useQueryClient();
   const [removing, setRemoving] = useState<Member | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: accountKeys.members(sid) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.members(sid) });
   const add = async (form: FormData) => {
     const userId = Number(form.get('user_id'));
     await unwrap(api.POST('/api/space/{sid}/members/add', { params: { path: { sid } }, body: { user_id: userId, role: String(form.get('role')) as Role } }));

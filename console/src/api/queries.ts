@@ -8,6 +8,8 @@ export const keys = {
   spaces: ['spaces'] as const,
   space: (sid: number) => ['space', sid] as const,
   tables: (sid: number) => ['space', sid, 'tables'] as const,
+  /** The space's member list (members/list): the user pickers, the comment box's mentions, the members page and the signed-in user's role (api/space-role.ts). */
+  members: (sid: number) => ['space', sid, 'members'] as const,
   table: (tid: number) => ['table', tid] as const,
   records: (tid: number) => ['table', tid, 'records'] as const,
   count: (tid: number) => ['table', tid, 'records', 'count'] as const,
@@ -38,6 +40,11 @@ export function useSpaces() {
 
 export function useSpace(sid: number) {
   return useQuery({ queryKey: keys.space(sid), queryFn: () => unwrap(api.GET('/api/space/{sid}/get', { params: { path: { sid } } })) });
+}
+
+/** The space's members with their roles (the owner is not listed: an admin of every space). */
+export function useSpaceMembers(sid: number, enabled = true) {
+  return useQuery({ queryKey: keys.members(sid), queryFn: () => unwrap(api.GET('/api/space/{sid}/members/list', { params: { path: { sid } } })), staleTime: 60_000, enabled: enabled && sid > 0 });
 }
 
 export function useTables(sid: number) {

@@ -1,11 +1,13 @@
 import { format, isValid, parse } from 'date-fns';
+import type { SpaceAccess } from '../api/space-access';
 import type { Field } from '../api/types';
 
 /** Field types the grid edits in place; files are read-only there for now (names and thumbnails). */
 export const editableTypes = new Set(['text', 'longtext', 'number', 'checkbox', 'email', 'url', 'select', 'date', 'datetime', 'time', 'user', 'lookup']);
 
-export function isEditable(field: Field): boolean {
-  return editableTypes.has(field.type) && field.editable_by !== 'none';
+/** Does a cell of this field open an editor: a type edited in place, and a field the signed-in user may write (api/space-access.ts). */
+export function isEditable(field: Field, access: Pick<SpaceAccess, 'canEditField'>): boolean {
+  return editableTypes.has(field.type) && access.canEditField(field);
 }
 
 const dateTimeFormat = 'yyyy-MM-dd HH:mm:ss';

@@ -2,6 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { withRecord } from '../record/record-drawer';
+import type { SpaceAccess } from '../api/space-access';
+import { useSpaceRole } from '../api/space-role';
 import type { Field, Table } from '../api/types';
 import { CellEditor, type EditorExit } from './cell-editor';
 import { GridHeader } from './grid-header';
@@ -66,6 +68,9 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
     table.fields.filter((field) => field.hidden !== 'always'),
     shownColumns ?? [],
   );
+  // The role comes from two cached queries (auth/me, members/list), once for the whole grid.
+  const access = useSpaceRole(table.space_id);
+  const canEdit = (field: Field | undefined) => !!field && isEditable(field, access);
   // A column whose edge is being dragged takes its new width at once; it is kept when the drag ends.
   const [resizing, setResizing] = useState<{ fieldId: string; width: number } | null>(null);
   const widths = resizing ? { ...savedWidths, [resizing.fieldId]: resizing.width } : savedWidths;
@@ -91,7 +96,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   // The range's other corner (shift+arrows, shift+click); null: the range is the active cell.
   const [anchor, setAnchor] = useState<ActiveCell | null>(null);
   const range = active ? rangeBetween(anchor ?? active, active) : null;
-  const clipboard = useGridClipboard({ tid: table.id, fields, total, recordAt: window.recordAt, replaceRecord: window.replaceRecord, fetchRows: window.fetchRows });
+  const clipboard = useGridClipboard({ tid: table.id, fields, total, canWrite: access.canWriteRecords, canEdit, recordAt: window.recordAt, replaceRecord: window.replaceRecord, fetchRows: window.fetchRows });
   // Copy and paste reach the document (a focused grid is no editable context): served while the grid has the focus.
   const clipboardState = useRef({ range, editing: false, clipboard });
   clipboardState.current = { range, editing: false, clipboard };
@@ -142,7 +147,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   const startEditing = (row: number, column: number, typed?: string) => {
     const field = fields[column];
     const record = window.recordAt(row);
-    if (!field || !record || !isEditable(field)) return;
+    if (!field || !record || !canEdit(field)) return;
     if (field.type === 'checkbox') {
       void save(row, record, field, !record.data[field.id]);
       return;
@@ -188,7 +193,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
       End: () => move(event.ctrlKey || event.metaKey ? total - 1 : row, fields.length - 1),
       Enter: () => (event.shiftKey ? openRecord(row) : startEditing(row, column)),
       F2: () => startEditing(row, column),
-      ' ': () => (fields[column]?.type === 'checkbox' ? startEditing(row, column) : openRecord(row)),
+      ' ': () => (fields[column]?.type === 'checkbox' && canEdit(fields[column]) ? startEditing(row, column) : openRecord(row)),
       Tab: () => move(row, column + (event.shiftKey ? -1 : 1)),
       Escape: () => setAnchor(null),
     };
@@ -197,7 +202,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
     if (action && !atEdge) {
       event.preventDefault();
       action();
-    } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && typesOver(fields[column])) {
+    } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && typesOver(fields[column], access)) {
       // Typing on a cell starts editing it with what was typed, as in a spreadsheet.
       event.preventDefault();
       startEditing(row, column, event.key);
@@ -217,6 +222,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
         aria-rowcount={total + 1}
         aria-colcount={fields.length + 1}
         aria-multiselectable
+        aria-readonly={!access.canWriteRecords || undefined}
         aria-activedescendant={activeRendered && !editing ? cellId(active.row, active.column) : undefined}
         tabIndex={0}
         className="grid"
@@ -261,7 +267,7 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
                       role="gridcell"
                       aria-colindex={column.index + 2}
                       aria-selected={isSelected}
-                      aria-readonly={!isEditable(field) || undefined}
+                      aria-readonly={!canEdit(field) || undefined}
                       title={error}
                       className={`grid-cell grid-value grid-type-${field.type}${isActive ? ' grid-cell-active' : ''}${isSelected && !isActive ? ' grid-cell-in-range' : ''}${error ? ' grid-cell-error' : ''}`}
                       style={{ width: column.size, left: column.start }}
@@ -328,8 +334,8 @@ export function GridView({ table, viewId, total, active, onActiveChange, scrollR
   );
 }
 
-function typesOver(field: Field | undefined): boolean {
-  return !!field && isEditable(field) && !['checkbox', 'select', 'user', 'lookup', 'date', 'datetime', 'time'].includes(field.type);
+function typesOver(field: Field | undefined, access: SpaceAccess): boolean {
+  return !!field && isEditable(field, access) && !['checkbox', 'select', 'user', 'lookup', 'date', 'datetime', 'time'].includes(field.type);
 }
 
 function CellText({ field, value }: { field: Field; value: unknown }) {

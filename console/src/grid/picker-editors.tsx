@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type KeyboardEvent, type Ref } from 'react';
 import { api, unwrap } from '../api/client';
-import { useMe } from '../api/queries';
+import { useMembers } from '../record/record-api';
 import type { Field } from '../api/types';
 
 /** How many matches the lookup picker shows. */
@@ -23,15 +23,8 @@ export function idsOf(value: unknown): string[] {
 
 /** A user cell: one (or several) of the space's members (`members/list`). */
 export function UserPicker({ field, text, setText, value, common, spaceId }: PickerProps & { spaceId: number }) {
-  const members = useQuery({
-    queryKey: ['space', spaceId, 'members'],
-    queryFn: () => unwrap(api.GET('/api/space/{sid}/members/list', { params: { path: { sid: spaceId } } })) as Promise<{ user_id: number; email: string; name: string | null }[]>,
-    staleTime: 60_000,
-  });
   // The account's owner sees every space without being listed as a member: they may still be picked.
-  const me = useMe().data?.user as { id: number; email: string; name?: string | null } | undefined;
-  const list = [...(members.data ?? [])];
-  if (me && !list.some((member) => member.user_id === me.id)) list.unshift({ user_id: me.id, email: me.email, name: me.name ?? null });
+  const list = useMembers(spaceId);
   const label = (member: { email: string; name: string | null }) => (member.name ? `${member.name} (${member.email})` : member.email);
   if (field.multiple) {
     return (

@@ -13,6 +13,10 @@ interface GridClipboardOptions {
   tid: number;
   fields: Field[];
   total: number;
+  /** May the signed-in user change records of the table at all (api/space-access.ts)? */
+  canWrite: boolean;
+  /** May they change this field's cells from the grid? */
+  canEdit(field: Field): boolean;
   recordAt(row: number): TableRecord | undefined;
   replaceRecord(row: number, record: TableRecord): void;
   /** Rows not fetched yet, under the grid's view and toolbar query. */
@@ -25,7 +29,7 @@ interface GridClipboardOptions {
  * nothing is written. A block reaching past the last row is refused (add rows first): creating
  * records from a paste would be a second, separate write (docs/decisions.md, "Grid paste").
  */
-export function useGridClipboard({ tid, fields, total, recordAt, replaceRecord, fetchRows }: GridClipboardOptions) {
+export function useGridClipboard({ tid, fields, total, canWrite, canEdit, recordAt, replaceRecord, fetchRows }: GridClipboardOptions) {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<{ kind: 'error' | 'done'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,12 +59,22 @@ export function useGridClipboard({ tid, fields, total, recordAt, replaceRecord, 
     if (block.length === 0) return;
     const width = Math.max(...block.map((row) => row.length));
     setMessage(null);
+    // Refused before any request: the server would answer 403 for a reader or a field they may not write.
+    if (!canWrite) {
+      setMessage({ kind: 'error', text: 'You can read this table but not change it. Nothing was pasted.' });
+      return;
+    }
     if (at.row + block.length > total) {
       setMessage({ kind: 'error', text: `The pasted block has ${block.length} rows and only ${total - at.row} rows are left below the cell: add rows first. Nothing was pasted.` });
       return;
     }
     if (at.column + width > fields.length) {
       setMessage({ kind: 'error', text: `The pasted block has ${width} columns and only ${fields.length - at.column} columns are left from the cell. Nothing was pasted.` });
+      return;
+    }
+    const locked = fields.slice(at.column, at.column + width).find((field) => !canEdit(field));
+    if (locked) {
+      setMessage({ kind: 'error', text: `${locked.name} cannot be changed here. Nothing was pasted.` });
       return;
     }
     if (block.length > maxPastedRows) {

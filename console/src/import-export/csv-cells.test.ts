@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spaceAccess } from '../api/space-access';
 import type { Field } from '../api/types';
 import { CellRefused, convertCell, convertRow, guessTargets, mappingProblem } from './csv-cells';
 
@@ -7,7 +8,12 @@ const fields = [field('name', 'text'), field('amount', 'number'), field('tags', 
 
 describe('guessTargets and mappingProblem', () => {
   it('maps columns by slug or name, skips the export’s own columns, offers new fields for the rest', () => {
-    expect(guessTargets(['id', 'NAME', 'Amount', 'Colour', 'files'], fields)).toEqual([{ kind: 'ignore' }, { kind: 'field', slug: 'name' }, { kind: 'field', slug: 'amount' }, { kind: 'new' }, { kind: 'ignore' }]);
+    expect(guessTargets(['id', 'NAME', 'Amount', 'Colour', 'files'], fields, spaceAccess('admin'))).toEqual([{ kind: 'ignore' }, { kind: 'field', slug: 'name' }, { kind: 'field', slug: 'amount' }, { kind: 'new' }, { kind: 'ignore' }]);
+  });
+  it('offers an editor no new field (only admins create fields) and none of the fields only admins may write', () => {
+    const guarded = [...fields, field('score', 'number', { editable_by: 'admins' }), field('code', 'text', { editable_by: 'none' })];
+    expect(guessTargets(['Name', 'Colour', 'score', 'code'], guarded, spaceAccess('editor'))).toEqual([{ kind: 'field', slug: 'name' }, { kind: 'ignore' }, { kind: 'ignore' }, { kind: 'ignore' }]);
+    expect(guessTargets(['score', 'code'], guarded, spaceAccess('admin'))).toEqual([{ kind: 'field', slug: 'score' }, { kind: 'new' }]);
   });
   it('refuses two columns for one field and a mapping of nothing', () => {
     expect(mappingProblem(['a', 'b'], [{ kind: 'field', slug: 'name' }, { kind: 'field', slug: 'name' }])).toMatch(/"a" and "b" both go to field name/);

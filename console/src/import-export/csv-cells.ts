@@ -1,3 +1,4 @@
+import type { SpaceAccess } from '../api/space-access';
 import type { Field } from '../api/types';
 
 /**
@@ -20,18 +21,24 @@ const truths = new Map([['true', true], ['yes', true], ['1', true], ['false', fa
 /** What `records/export` escapes with a `'` (csv-formulas.ts on the server). */
 const escapedFormula = /^'+[=+\-@\t\r]/;
 
-/** Fields a CSV cell can fill: not files (a cell holds a file's name, not the file), not hidden ones. */
-export const importableFields = (fields: Field[]) => fields.filter((field) => field.type !== 'file' && field.editable_by !== 'none');
+/** What the importer may do (api/space-access.ts): write which fields, create new ones (admins). */
+export type ImportAccess = Pick<SpaceAccess, 'canEditField' | 'canManageTables'>;
 
-/** The first guess for each column: the field with its slug or name (case-insensitive), else a new field; the export's own columns are ignored. */
-export function guessTargets(header: string[], fields: Field[]): ColumnTarget[] {
+/** Fields a CSV cell can fill: not files (a cell holds a file's name, not the file), only those the importer may write. */
+export const importableFields = (fields: Field[], access: ImportAccess) => fields.filter((field) => field.type !== 'file' && access.canEditField(field));
+
+/**
+ * The first guess for each column: the field with its slug or name (case-insensitive), else a
+ * new field (for those who may create fields; else nothing); the export's own columns are ignored.
+ */
+export function guessTargets(header: string[], fields: Field[], access: ImportAccess): ColumnTarget[] {
   const taken = new Set<string>();
   return header.map((column) => {
     const key = column.trim().toLowerCase();
     // The export's own columns, and a file field's (its cells hold names, not files), are not imported.
     if (systemColumns.has(key) || fields.some((field) => field.type === 'file' && (field.id.toLowerCase() === key || field.name.toLowerCase() === key))) return { kind: 'ignore' };
-    const field = importableFields(fields).find((candidate) => !taken.has(candidate.id) && (candidate.id.toLowerCase() === key || candidate.name.toLowerCase() === key));
-    if (!field) return key === '' ? { kind: 'ignore' } : { kind: 'new' };
+    const field = importableFields(fields, access).find((candidate) => !taken.has(candidate.id) && (candidate.id.toLowerCase() === key || candidate.name.toLowerCase() === key));
+    if (!field) return key === '' || !access.canManageTables ? { kind: 'ignore' } : { kind: 'new' };
     taken.add(field.id);
     return { kind: 'field', slug: field.id };
   });

@@ -5,7 +5,7 @@ import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Field, Table } from '../api/types';
 import { Button } from '../ui/button';
-import { CellRefused, convertRow, guessTargets, mappingProblem, type ColumnTarget } from './csv-cells';
+import { CellRefused, convertRow, guessTargets, mappingProblem, type ColumnTarget, type ImportAccess } from './csv-cells';
 import { fieldOfTarget, ImportMapping } from './import-mapping';
 import { parseCsv, type ParsedCsv } from './parse-csv';
 import { sendRows, type PendingRow, type Rejection } from './send-import';
@@ -53,7 +53,7 @@ async function deleteFields(tid: number, slugs: string[]) {
  * refused here sends nothing (and creates no field); one refused by the server takes back what
  * was written (docs/decisions.md, "Console CSV import").
  */
-export function ImportDialog({ table }: { table: Table }) {
+export function ImportDialog({ table, access }: { table: Table; access: ImportAccess }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [step, setStep] = useState<Step>({ kind: 'file' });
@@ -65,7 +65,7 @@ export function ImportDialog({ table }: { table: Table }) {
     try {
       const csv = await parseCsv(file);
       if (csv.error) setStep({ kind: 'file', error: `${file.name} cannot be imported: ${csv.error}` });
-      else setStep({ kind: 'map', csv, fileName: file.name, targets: guessTargets(csv.header, table.fields) });
+      else setStep({ kind: 'map', csv, fileName: file.name, targets: guessTargets(csv.header, table.fields, access) });
     } catch (error) {
       setStep({ kind: 'file', error: `${file.name} cannot be read: ${(error as Error).message}` });
     }
@@ -167,7 +167,7 @@ export function ImportDialog({ table }: { table: Table }) {
                       <p className="field-hint">
                         {step.fileName}: {step.csv.rows.length.toLocaleString('en')} rows, {step.csv.header.length} columns. Choose where each column goes.
                       </p>
-                      <ImportMapping csv={step.csv} fields={table.fields} targets={step.targets} onChange={(targets) => setStep({ ...step, targets, error: undefined })} />
+                      <ImportMapping csv={step.csv} fields={table.fields} access={access} targets={step.targets} onChange={(targets) => setStep({ ...step, targets, error: undefined })} />
                       <label className="checkbox-field">
                         <input type="checkbox" checked={keepValid} onChange={(event) => setKeepValid(event.target.checked)} /> Import the valid rows even if some are rejected
                       </label>

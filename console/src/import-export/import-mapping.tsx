@@ -1,5 +1,5 @@
 import type { Field } from '../api/types';
-import { CellRefused, convertCell, importableFields, type ColumnTarget } from './csv-cells';
+import { CellRefused, convertCell, importableFields, type ColumnTarget, type ImportAccess } from './csv-cells';
 import type { ParsedCsv } from './parse-csv';
 
 /** Rows shown in the preview. */
@@ -21,9 +21,9 @@ function shown(value: unknown): string {
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
 
-/** Which field each column goes to (a select per column), then the first rows as they would be written, refused cells marked. */
-export function ImportMapping({ csv, fields, targets, onChange }: { csv: ParsedCsv; fields: Field[]; targets: ColumnTarget[]; onChange(targets: ColumnTarget[]): void }) {
-  const choices = importableFields(fields);
+/** Which field each column goes to (a select per column: new fields for admins only), then the first rows as they would be written, refused cells marked. */
+export function ImportMapping({ csv, fields, access, targets, onChange }: { csv: ParsedCsv; fields: Field[]; access: ImportAccess; targets: ColumnTarget[]; onChange(targets: ColumnTarget[]): void }) {
+  const choices = importableFields(fields, access);
   const mapped = csv.header.map((column, index) => fieldOfTarget(targets[index], column, fields));
   return (
     <>
@@ -34,7 +34,7 @@ export function ImportMapping({ csv, fields, targets, onChange }: { csv: ParsedC
             <span className="import-column-name">{column || `(column ${index + 1})`}</span>
             <select id={`import-column-${index}`} className="input" aria-label={`Field for column ${column || index + 1}`} value={targetValue(targets[index])} onChange={(event) => onChange(targets.map((target, at) => (at === index ? targetOf(event.target.value) : target)))}>
               <option value="ignore">Do not import</option>
-              {column.trim() !== '' && <option value="new">New text field “{column}”</option>}
+              {column.trim() !== '' && access.canManageTables && <option value="new">New text field “{column}”</option>}
               {choices.map((field) => (
                 <option key={field.id} value={`field:${field.id}`}>
                   {field.name} ({field.type})

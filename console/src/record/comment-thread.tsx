@@ -15,8 +15,12 @@ export function when(at: string): string {
   return `${format(parseISO(at.replace(' ', 'T')), 'd MMM yyyy, HH:mm')} UTC`;
 }
 
-/** The record's comments (older pages on demand), the comment box, and editing or deleting one's own. */
-export function CommentThread({ tid, rid, sid, focusComment }: { tid: number; rid: number; sid: number; focusComment?: number }) {
+/**
+ * The record's comments (older pages on demand), the comment box, and editing or deleting one's
+ * own. `canComment`: the server takes comments (and their edits) from those who may write the
+ * record, editors and admins; a reader reads the thread only.
+ */
+export function CommentThread({ tid, rid, sid, focusComment, canComment }: { tid: number; rid: number; sid: number; focusComment?: number; canComment: boolean }) {
   const comments = useComments(tid, rid);
   const queryClient = useQueryClient();
   const refresh = () => {
@@ -49,31 +53,33 @@ export function CommentThread({ tid, rid, sid, focusComment }: { tid: number; ri
       {comments.isSuccess && thread.length === 0 && <p className="muted">No comments yet.</p>}
       <ol className="comment-list">
         {thread.map((comment) => (
-          <CommentItem key={comment.id} tid={tid} rid={rid} sid={sid} comment={comment} focused={comment.id === focusComment} onChanged={refresh} />
+          <CommentItem key={comment.id} tid={tid} rid={rid} sid={sid} comment={comment} focused={comment.id === focusComment} canChange={canComment} onChanged={refresh} />
         ))}
       </ol>
-      <CommentComposer
-        tid={tid}
-        rid={rid}
-        sid={sid}
-        label="Comment"
-        submitLabel="Post comment"
-        onSubmit={async (content, attachments) => {
-          await unwrap(api.POST('/api/table/{tid}/record/{rid}/comments/create', { params: { path: { tid, rid } }, body: { content, attachments: attachments as never } }));
-          refresh();
-        }}
-      />
+      {canComment && (
+        <CommentComposer
+          tid={tid}
+          rid={rid}
+          sid={sid}
+          label="Comment"
+          submitLabel="Post comment"
+          onSubmit={async (content, attachments) => {
+            await unwrap(api.POST('/api/table/{tid}/record/{rid}/comments/create', { params: { path: { tid, rid } }, body: { content, attachments: attachments as never } }));
+            refresh();
+          }}
+        />
+      )}
     </section>
   );
 }
 
-function CommentItem({ tid, rid, sid, comment, focused, onChanged }: { tid: number; rid: number; sid: number; comment: Comment; focused: boolean; onChanged(): void }) {
+function CommentItem({ tid, rid, sid, comment, focused, canChange, onChanged }: { tid: number; rid: number; sid: number; comment: Comment; focused: boolean; canChange: boolean; onChanged(): void }) {
   const me = useMe().data?.user;
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // A session's comment is its user's; one posted with an API key (user_id 0) is nobody's here.
-  const own = !!me && comment.user_id === me.id && comment.api_key_id === null;
+  const own = canChange && !!me && comment.user_id === me.id && comment.api_key_id === null;
   const email = (comment as Comment & { email?: { from: { email: string; name?: string }; to: string[]; subject: string; eml: Attachment | null } }).email;
   const download = async (file: Attachment) => {
     setError(null);

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type GetResult, type PostResult } from '../api/client';
-import { keys, useMe } from '../api/queries';
+import { keys, useMe, useSpaceMembers } from '../api/queries';
 import type { TableRecord } from '../api/types';
 
 export type Comment = GetResult<'/api/table/{tid}/record/{rid}/comments/get'>[number];
@@ -63,14 +63,9 @@ export function useSubscription(tid: number, rid: number) {
 
 /** The space's members, and the account's owner, who sees every space without being listed (as the user picker does). */
 export function useMembers(sid: number): Member[] {
-  const members = useQuery({
-    queryKey: ['space', sid, 'members'],
-    queryFn: () => unwrap(api.GET('/api/space/{sid}/members/list', { params: { path: { sid } } })) as Promise<Member[]>,
-    staleTime: 60_000,
-    enabled: sid > 0,
-  });
+  const members = useSpaceMembers(sid);
   const me = useMe().data?.user as { id: number; email: string; name?: string | null } | undefined;
-  const list = [...(members.data ?? [])];
+  const list: Member[] = [...(members.data ?? [])];
   if (me && !list.some((member) => member.user_id === me.id)) list.unshift({ user_id: me.id, email: me.email, name: me.name ?? null });
   return list;
 }

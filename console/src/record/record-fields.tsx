@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSpaceRole } from '../api/space-role';
 import type { Field, Table, TableRecord } from '../api/types';
 import { CellEditor } from '../grid/cell-editor';
 import { displayValue, isEditable } from '../grid/cell-value';
@@ -7,11 +8,12 @@ import { Button } from '../ui/button';
 import { RecordFiles } from './record-files';
 import { useRecordChanged } from './record-api';
 
-/** Every field of the record with its name as a label, each edited with the grid's own editors. */
+/** Every field of the record with its name as a label, each edited with the grid's own editors (those the signed-in user may write; the rest read-only). */
 export function RecordFields({ table, record }: { table: Table; record: TableRecord }) {
   const changed = useRecordChanged(table.id, record.id);
   const { errors, pending, save } = useCellSave(table.id, (_row, updated) => changed(updated));
   const [editing, setEditing] = useState<string | null>(null);
+  const access = useSpaceRole(table.space_id);
   const fields = table.fields.filter((field) => field.hidden !== 'always');
   return (
     <dl className="record-fields">
@@ -25,9 +27,9 @@ export function RecordFields({ table, record }: { table: Table; record: TableRec
             <dt id={labelId}>{field.name}</dt>
             <dd>
               {field.type === 'file' ? (
-                <RecordFiles tid={table.id} record={record} field={field} canWrite={field.editable_by !== 'none'} />
-              ) : field.type === 'checkbox' ? (
-                <input type="checkbox" aria-labelledby={labelId} checked={!!value} disabled={!isEditable(field)} onChange={(event) => void save(0, record, field, event.target.checked)} />
+                <RecordFiles tid={table.id} record={record} field={field} canWrite={access.canEditField(field)} />
+              ) : field.type === 'checkbox' && isEditable(field, access) ? (
+                <input type="checkbox" aria-labelledby={labelId} checked={!!value} onChange={(event) => void save(0, record, field, event.target.checked)} />
               ) : editing === field.id ? (
                 <div className="record-editor">
                   <CellEditor
@@ -43,7 +45,7 @@ export function RecordFields({ table, record }: { table: Table; record: TableRec
                   />
                   <p className="field-hint">Enter saves, Esc cancels{field.type === 'longtext' ? ', Shift+Enter adds a line' : ''}.</p>
                 </div>
-              ) : isEditable(field) ? (
+              ) : isEditable(field, access) ? (
                 <Button variant="quiet" className="record-value" onPress={() => setEditing(field.id)}>
                   {/* The name says what pressing does and still holds the visible value (WCAG 2.5.3). */}
                   <span className="visually-hidden">Edit {field.name}: </span>

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { api, ApiError, unwrap } from '../api/client';
 import { keys, useTable } from '../api/queries';
+import { useSpaceRole } from '../api/space-role';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../ui/states';
@@ -22,10 +23,11 @@ interface RecordViewProps {
   focusComment?: number;
 }
 
-/** One record: its fields (editable), files, comments, subscription and history; a deleted one offers to restore it. */
+/** One record: its fields, files, comments, subscription and history; a deleted one offers to restore it. What the signed-in user may not change is shown read-only. */
 export function RecordView({ sid, tid, rid, headingId, actions, focusComment }: RecordViewProps) {
   const table = useTable(tid);
   const record = useRecord(tid, rid);
+  const access = useSpaceRole(sid);
   const queryClient = useQueryClient();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -67,10 +69,15 @@ export function RecordView({ sid, tid, rid, headingId, actions, focusComment }: 
         </div>
         {gone ? (
           <>
-            <p>It is in the table&apos;s trash for 30 days after its deletion (unless it never existed). Restoring it brings back its values, files and comments.</p>
-            <Button variant="primary" onPress={() => void restore()}>
-              Restore record
-            </Button>
+            <p>
+              It is in the table&apos;s trash for 30 days after its deletion (unless it never existed).
+              {access.canWriteRecords ? ' Restoring it brings back its values, files and comments.' : ''}
+            </p>
+            {access.canWriteRecords && (
+              <Button variant="primary" onPress={() => void restore()}>
+                Restore record
+              </Button>
+            )}
           </>
         ) : (
           <ErrorState error={record.error} />
@@ -90,9 +97,11 @@ export function RecordView({ sid, tid, rid, headingId, actions, focusComment }: 
       <div className="record-header">
         <h1 id={headingId}>{title}</h1>
         <SubscribeButton tid={tid} rid={rid} />
-        <Button variant="quiet" onPress={() => setConfirmDelete(true)}>
-          Delete record
-        </Button>
+        {access.canWriteRecords && (
+          <Button variant="quiet" onPress={() => setConfirmDelete(true)}>
+            Delete record
+          </Button>
+        )}
         {actions}
       </div>
       <p className="muted record-meta">
@@ -104,7 +113,7 @@ export function RecordView({ sid, tid, rid, headingId, actions, focusComment }: 
         </p>
       )}
       <RecordFields table={table.data} record={record.data} />
-      <CommentThread tid={tid} rid={rid} sid={sid} focusComment={focusComment} />
+      <CommentThread tid={tid} rid={rid} sid={sid} focusComment={focusComment} canComment={access.canWriteRecords} />
       <RecordHistory table={table.data} rid={rid} />
       <ConfirmDialog isOpen={confirmDelete} title="Delete this record?" message={`${title} goes to the table's trash, where it can be restored for 30 days.`} confirmLabel="Delete record" onConfirm={() => void deleteRecord()} onCancel={() => setConfirmDelete(false)} />
     </div>

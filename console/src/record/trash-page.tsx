@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys, useSpace, useTable } from '../api/queries';
+import { useSpaceRole } from '../api/space-role';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { Button } from '../ui/button';
 import { ErrorState, LoadingState } from '../ui/states';
@@ -12,13 +13,14 @@ import './record.css';
 
 const trashPage = 50;
 
-/** The table's deleted records, newest first (records/trash), each with Restore (records/restore). */
+/** The table's deleted records, newest first (records/trash), each with Restore (records/restore) for those who may write records. */
 export function TrashPage() {
   const params = useParams();
   const sid = Number(params.sid);
   const tid = Number(params.tid);
   const space = useSpace(sid);
   const table = useTable(tid);
+  const { canWriteRecords } = useSpaceRole(sid);
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
   const trash = useInfiniteQuery({
@@ -66,9 +68,11 @@ export function TrashPage() {
               <th scope="col">Record</th>
               <th scope="col">Deleted</th>
               <th scope="col">By</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+              {canWriteRecords && (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -81,11 +85,13 @@ export function TrashPage() {
                   </td>
                   <td>{when(record.deleted_at)}</td>
                   <td>{record.deleted_by.name}</td>
-                  <td>
-                    <Button aria-label={`Restore ${title}`} onPress={() => void restore(record.id, title)}>
-                      Restore
-                    </Button>
-                  </td>
+                  {canWriteRecords && (
+                    <td>
+                      <Button aria-label={`Restore ${title}`} onPress={() => void restore(record.id, title)}>
+                        Restore
+                      </Button>
+                    </td>
+                  )}
                 </tr>
               );
             })}

@@ -3,6 +3,7 @@ import { useCallback, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { countKey, keys, useRecordCount, useSpace, useTable } from '../api/queries';
+import { useSpaceRole } from '../api/space-role';
 import { GridView, type ActiveCell } from '../grid/grid-view';
 import { cachedRecordAt, putCreatedRecord } from '../grid/record-spans';
 import { usePrefetchFirstRows } from '../grid/record-window';
@@ -21,7 +22,7 @@ import { AddFieldDialog } from './add-field-dialog';
 
 const recordsLabel = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'record' : 'records'}`;
 
-/** A table (or one of its views, /view/<vid>) as a grid, kanban, calendar or gallery, with its total and row actions. */
+/** A table (or one of its views, /view/<vid>) as a grid, kanban, calendar or gallery, with its total and the row and table actions the signed-in user's role allows. */
 export function TablePage() {
   const params = useParams();
   const sid = Number(params.sid);
@@ -29,6 +30,7 @@ export function TablePage() {
   const viewId = Number(params.vid ?? 0);
   const space = useSpace(sid);
   const table = useTable(tid);
+  const access = useSpaceRole(sid);
   useLiveTable(tid);
   const toolbar = useViewToolbar(tid, viewId);
   const count = useRecordCount(tid, toolbar.queryBody);
@@ -87,18 +89,25 @@ export function TablePage() {
           {count.isPending ? 'Counting…' : count.isError ? 'Count unavailable' : recordsLabel(total)}
         </p>
         <div className="toolbar" role="toolbar" aria-label="Records">
-          <Button variant="primary" onPress={addRow}>
-            Add row
-          </Button>
-          <Button variant="secondary" isDisabled={!activeRecord} onPress={() => setConfirmDelete(true)}>
-            Delete row
-          </Button>
-          <AddFieldDialog table={table.data} />
-          <ImportDialog table={table.data} />
+          {/* Absent, not disabled, when the role does not allow them (a reader reads and exports). */}
+          {access.canWriteRecords && (
+            <>
+              <Button variant="primary" onPress={addRow}>
+                Add row
+              </Button>
+              <Button variant="secondary" isDisabled={!activeRecord} onPress={() => setConfirmDelete(true)}>
+                Delete row
+              </Button>
+            </>
+          )}
+          {access.canManageTables && <AddFieldDialog table={table.data} />}
+          {access.canWriteRecords && <ImportDialog table={table.data} access={access} />}
           <ExportButton tid={tid} query={toolbar.queryBody} columns={toolbar.state.columns} />
-          <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/settings`}>
-            Table settings
-          </Link>
+          {access.canManageTables && (
+            <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/settings`}>
+              Table settings
+            </Link>
+          )}
           <Link className="button button-quiet" to={`/space/${sid}/table/${tid}/trash`}>
             Trash
           </Link>

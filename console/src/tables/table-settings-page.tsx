@@ -4,6 +4,7 @@ import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { keys, useSpace, useTable, useTables } from '../api/queries';
+import { useSpaceRole } from '../api/space-role';
 import type { Field, Table } from '../api/types';
 import { Breadcrumbs } from '../layout/breadcrumbs';
 import { Button } from '../ui/button';
@@ -22,7 +23,11 @@ interface TableIndex {
 
 const message = (error: unknown) => (error instanceof ApiError || error instanceof Error ? error.message : String(error));
 
-/** A table's settings: its name and title field, its fields (add, edit, delete), its indexes with their origin, and deleting it. */
+/**
+ * A table's settings: its name and title field, its fields (add, edit, delete), its indexes with
+ * their origin, and deleting it. The table page links here for space admins only; anyone else
+ * arriving by its address reads the fields and indexes, with nothing to change.
+ */
 export function TableSettingsPage() {
   const params = useParams();
   const sid = Number(params.sid);
@@ -30,6 +35,7 @@ export function TableSettingsPage() {
   const space = useSpace(sid);
   const table = useTable(tid);
   const tables = useTables(sid);
+  const { canManageTables, isPending: roleUnknown } = useSpaceRole(sid);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
@@ -95,37 +101,40 @@ export function TableSettingsPage() {
         </p>
       )}
 
-      <section className="settings-section" aria-labelledby="settings-table">
-        <h2 id="settings-table">Table</h2>
-        <form className="settings-row" onSubmit={saveTable} key={`${current.name}:${current.title_field ?? ''}`}>
-          <div className="field">
-            <label className="field-label" htmlFor="table-name">
-              Table name
-            </label>
-            <input id="table-name" name="name" className="input" defaultValue={current.name} />
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor="table-title-field">
-              Title field
-            </label>
-            <select id="table-title-field" name="title_field" className="input" defaultValue={current.title_field ?? ''}>
-              <option value="">(default: the first text field)</option>
-              {current.fields.map((field) => (
-                <option key={field.id} value={field.id}>
-                  {field.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Button type="submit" variant="primary">
-            Save table
-          </Button>
-        </form>
-      </section>
+      {!canManageTables && !roleUnknown && <p className="muted">Only the space&apos;s admins change a table&apos;s name, title field and fields.</p>}
+      {canManageTables && (
+        <section className="settings-section" aria-labelledby="settings-table">
+          <h2 id="settings-table">Table</h2>
+          <form className="settings-row" onSubmit={saveTable} key={`${current.name}:${current.title_field ?? ''}`}>
+            <div className="field">
+              <label className="field-label" htmlFor="table-name">
+                Table name
+              </label>
+              <input id="table-name" name="name" className="input" defaultValue={current.name} />
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor="table-title-field">
+                Title field
+              </label>
+              <select id="table-title-field" name="title_field" className="input" defaultValue={current.title_field ?? ''}>
+                <option value="">(default: the first text field)</option>
+                {current.fields.map((field) => (
+                  <option key={field.id} value={field.id}>
+                    {field.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Button type="submit" variant="primary">
+              Save table
+            </Button>
+          </form>
+        </section>
+      )}
 
       <section className="settings-section" aria-labelledby="settings-fields">
         <h2 id="settings-fields">Fields</h2>
-        <DataTable className="settings-table" columns={['Name', 'Slug', 'Type', 'Settings', 'Actions']}>
+        <DataTable className="settings-table" columns={canManageTables ? ['Name', 'Slug', 'Type', 'Settings', 'Actions'] : ['Name', 'Slug', 'Type', 'Settings']}>
           {current.fields.map((field) => (
             <tr key={field.id}>
               <td>{field.name}</td>
@@ -134,22 +143,26 @@ export function TableSettingsPage() {
               </td>
               <td>{fieldTypeLabels[field.type] ?? field.type}</td>
               <td>{describeField(field, tables.data?.find((item) => item.id === field.table_id)?.name)}</td>
-              <td>
-                <Button variant="quiet" aria-label={`Edit field ${field.name}`} onPress={() => setFieldDialog({ field })}>
-                  Edit
-                </Button>
-                <Button variant="quiet" aria-label={`Delete field ${field.name}`} onPress={() => setDeletingField(field)}>
-                  Delete
-                </Button>
-              </td>
+              {canManageTables && (
+                <td>
+                  <Button variant="quiet" aria-label={`Edit field ${field.name}`} onPress={() => setFieldDialog({ field })}>
+                    Edit
+                  </Button>
+                  <Button variant="quiet" aria-label={`Delete field ${field.name}`} onPress={() => setDeletingField(field)}>
+                    Delete
+                  </Button>
+                </td>
+              )}
             </tr>
           ))}
         </DataTable>
-        <p>
-          <Button variant="secondary" onPress={() => setFieldDialog({})}>
-            Add field
-          </Button>
-        </p>
+        {canManageTables && (
+          <p>
+            <Button variant="secondary" onPress={() => setFieldDialog({})}>
+              Add field
+            </Button>
+          </p>
+        )}
       </section>
 
       <section className="settings-section" aria-labelledby="settings-indexes">
@@ -175,13 +188,15 @@ export function TableSettingsPage() {
         )}
       </section>
 
-      <section className="settings-section" aria-labelledby="settings-danger">
-        <h2 id="settings-danger">Delete this table</h2>
-        <p>The table and all its records are deleted; lookups of other tables to it read as empty.</p>
-        <Button variant="danger" onPress={() => setDeletingTable(true)}>
-          Delete table
-        </Button>
-      </section>
+      {canManageTables && (
+        <section className="settings-section" aria-labelledby="settings-danger">
+          <h2 id="settings-danger">Delete this table</h2>
+          <p>The table and all its records are deleted; lookups of other tables to it read as empty.</p>
+          <Button variant="danger" onPress={() => setDeletingTable(true)}>
+            Delete table
+          </Button>
+        </section>
+      )}
 
       {fieldDialog && <FieldDialog field={fieldDialog.field} tables={tables.data ?? []} onSave={saveField(fieldDialog.field)} onClose={() => setFieldDialog(null)} />}
       <ConfirmDialog

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useSpaceRole } from '../api/space-role';
 import type { Table } from '../api/types';
 import { FilterToolbar } from './filter-toolbar';
 import { settingErrors, type useViewToolbar } from './use-view-toolbar';
@@ -18,6 +19,7 @@ interface ViewControlsProps {
 /** The views bar and the filter toolbar above the grid; server errors land on the setting they name. */
 export function ViewControls({ table, baseUrl, viewId, toolbar, queryError }: ViewControlsProps) {
   const [saveError, setSaveError] = useState<unknown>(null);
+  const { canManageViews } = useSpaceRole(table.space_id);
   const navigate = useNavigate();
   const fields = table.fields.filter((field) => field.hidden !== 'always');
   const views = toolbar.views.data ?? [];
@@ -32,7 +34,7 @@ export function ViewControls({ table, baseUrl, viewId, toolbar, queryError }: Vi
   const errors = settingErrors(saveError ?? queryError, toolbar.state, fields);
   return (
     <section className="view-controls" aria-label="View settings">
-      <ViewsBar tid={table.id} fields={fields} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} nameError={errors.name} configError={errors.config} onError={setSaveError} />
+      <ViewsBar tid={table.id} fields={fields} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} canManage={canManageViews} nameError={errors.name} configError={errors.config} onError={setSaveError} />
       <FilterToolbar fields={fields} state={toolbar.state} onChange={toolbar.change} errors={errors} />
       {errors.other && (
         <p className="form-error" role="alert">

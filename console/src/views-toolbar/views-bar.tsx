@@ -20,6 +20,8 @@ interface ViewsBarProps {
   view: SavedView | undefined;
   state: ViewState;
   dirty: boolean;
+  /** May the signed-in user create, save and delete views (space admins)? Else the bar only switches views. */
+  canManage: boolean;
   /** The server's refusal of the name, shown on the name input. */
   nameError?: string;
   /** The server's refusal of the new view's layout config (`Invalid config.<key>: …`), shown on that setting. */
@@ -30,8 +32,8 @@ interface ViewsBarProps {
 
 export const viewUrl = (baseUrl: string, vid: number) => (vid ? `${baseUrl}/view/${vid}` : baseUrl);
 
-/** Switch views; save the toolbar's settings as a new view or into the current one; rename, delete, set the table default. */
-export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, nameError, configError, onError }: ViewsBarProps) {
+/** Switch views; for admins, save the toolbar's settings as a new view or into the current one; rename, delete, set the table default. */
+export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, canManage, nameError, configError, onError }: ViewsBarProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -69,77 +71,81 @@ export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, name
           ))}
         </select>
       </label>
-      {dirty && <span className="view-dirty">Unsaved changes</span>}
-      {saved && (
-        <Button isDisabled={!dirty || saving} onPress={() => run(async () => (await updateView(tid, saved.id, saved.name, state, saved.is_table_default, { type: saved.type, config: saved.config ?? {} }), null))}>
-          Save view
-        </Button>
-      )}
-      <form
-        className="view-save-as"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void run(async () => {
-            const created = await createView(tid, name, state, asDefault, { type: layout, config: configBody(config) });
-            // The new view keeps the column widths it was saved with (they live in this browser).
-            storeWidths(tid, created.id, state.widths);
-            setName('');
-            setAsDefault(false);
-            setLayout('grid');
-            setConfig({});
-            return created.id;
-          });
-        }}
-      >
-        <label className="view-control">
-          <span>New view name</span>
-          <input className="input" aria-label="New view name" value={name} aria-invalid={!!nameError || undefined} aria-describedby={nameError ? 'view-name-error' : undefined} onChange={(event) => setName(event.target.value)} placeholder="e.g. Open deals" />
-          {nameError && (
-            <span id="view-name-error" className="form-error" role="alert">
-              {nameError}
-            </span>
-          )}
-        </label>
-        <LayoutConfigFields
-          idPrefix="new-view"
-          fields={fields}
-          type={layout}
-          config={config}
-          onTypeChange={(type) => {
-            setLayout(type);
-            setConfig(defaultConfig(type, fields));
-          }}
-          onConfigChange={setConfig}
-          error={configError ? { key: configErrorKey(configError) ?? 'type', message: configError } : null}
-        />
-        <label className="checkbox-field">
-          <input type="checkbox" checked={asDefault} onChange={(event) => setAsDefault(event.target.checked)} />
-          Table default
-        </label>
-        <Button type="submit" variant="primary" isDisabled={saving}>
-          Save as new view
-        </Button>
-      </form>
-      {saved && (
+      {canManage && (
         <>
-          <Button isDisabled={saving} onPress={() => run(async () => (await setTableDefault(tid, saved.id, !saved.is_table_default), null))}>
-            {saved.is_table_default ? 'Unset table default' : 'Make table default'}
-          </Button>
-          {saved.type !== 'grid' && <LayoutSettingsDialog tid={tid} fields={fields} view={saved} />}
-          <Button variant="secondary" isDisabled={saving} onPress={() => setConfirmDelete(true)}>
-            Delete view
-          </Button>
-          <ConfirmDialog
-            isOpen={confirmDelete}
-            title="Delete this view?"
-            message={`The view ${saved.name} will be deleted; its records stay.`}
-            confirmLabel="Delete view"
-            onConfirm={() => {
-              setConfirmDelete(false);
-              void run(async () => (await deleteView(tid, saved.id), 0));
+          {dirty && <span className="view-dirty">Unsaved changes</span>}
+          {saved && (
+            <Button isDisabled={!dirty || saving} onPress={() => run(async () => (await updateView(tid, saved.id, saved.name, state, saved.is_table_default, { type: saved.type, config: saved.config ?? {} }), null))}>
+              Save view
+            </Button>
+          )}
+          <form
+            className="view-save-as"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void run(async () => {
+                const created = await createView(tid, name, state, asDefault, { type: layout, config: configBody(config) });
+                // The new view keeps the column widths it was saved with (they live in this browser).
+                storeWidths(tid, created.id, state.widths);
+                setName('');
+                setAsDefault(false);
+                setLayout('grid');
+                setConfig({});
+                return created.id;
+              });
             }}
-            onCancel={() => setConfirmDelete(false)}
-          />
+          >
+            <label className="view-control">
+              <span>New view name</span>
+              <input className="input" aria-label="New view name" value={name} aria-invalid={!!nameError || undefined} aria-describedby={nameError ? 'view-name-error' : undefined} onChange={(event) => setName(event.target.value)} placeholder="e.g. Open deals" />
+              {nameError && (
+                <span id="view-name-error" className="form-error" role="alert">
+                  {nameError}
+                </span>
+              )}
+            </label>
+            <LayoutConfigFields
+              idPrefix="new-view"
+              fields={fields}
+              type={layout}
+              config={config}
+              onTypeChange={(type) => {
+                setLayout(type);
+                setConfig(defaultConfig(type, fields));
+              }}
+              onConfigChange={setConfig}
+              error={configError ? { key: configErrorKey(configError) ?? 'type', message: configError } : null}
+            />
+            <label className="checkbox-field">
+              <input type="checkbox" checked={asDefault} onChange={(event) => setAsDefault(event.target.checked)} />
+              Table default
+            </label>
+            <Button type="submit" variant="primary" isDisabled={saving}>
+              Save as new view
+            </Button>
+          </form>
+          {saved && (
+            <>
+              <Button isDisabled={saving} onPress={() => run(async () => (await setTableDefault(tid, saved.id, !saved.is_table_default), null))}>
+                {saved.is_table_default ? 'Unset table default' : 'Make table default'}
+              </Button>
+              {saved.type !== 'grid' && <LayoutSettingsDialog tid={tid} fields={fields} view={saved} />}
+              <Button variant="secondary" isDisabled={saving} onPress={() => setConfirmDelete(true)}>
+                Delete view
+              </Button>
+              <ConfirmDialog
+                isOpen={confirmDelete}
+                title="Delete this view?"
+                message={`The view ${saved.name} will be deleted; its records stay.`}
+                confirmLabel="Delete view"
+                onConfirm={() => {
+                  setConfirmDelete(false);
+                  void run(async () => (await deleteView(tid, saved.id), 0));
+                }}
+                onCancel={() => setConfirmDelete(false)}
+              />
+            </>
+          )}
         </>
       )}
     </div>

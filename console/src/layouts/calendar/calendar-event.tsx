@@ -10,19 +10,20 @@ interface CalendarEventProps {
   day: string;
   color?: string;
   onOpen(rid: number): void;
-  onReschedule(record: TableRecord, toDay: string): Promise<void>;
+  /** Absent for a user who may not change the dates: the event neither drags nor offers "Move". */
+  onReschedule?(record: TableRecord, toDay: string): Promise<void>;
 }
 
 /** An event on its day: its title opens the record; dragged onto another day, or "Move" from the keyboard, it is rescheduled. */
 export function CalendarEvent({ record, day, color, onOpen, onReschedule }: CalendarEventProps) {
   const title = recordTitle(record);
-  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), 'text/plain': title }], hasDragButton: true });
+  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), 'text/plain': title }], hasDragButton: true, isDisabled: !onReschedule });
   return (
     <li {...dragProps} className={`calendar-event${isDragging ? ' is-dragging' : ''}`} style={color ? { borderLeftColor: color } : undefined} data-record-id={record.id}>
       <button type="button" className="calendar-event-title" onClick={() => onOpen(record.id)}>
         {title}
       </button>
-      <RescheduleButton title={title} day={day} onSave={(toDay) => onReschedule(record, toDay)} />
+      {onReschedule && <RescheduleButton title={title} day={day} onSave={(toDay) => onReschedule(record, toDay)} />}
     </li>
   );
 }

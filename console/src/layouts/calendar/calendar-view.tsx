@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { addMonths, addWeeks, format, isSameMonth, parseISO } from 'date-fns';
 import { useMemo, useState } from 'react';
-import { DropZone, isTextDropItem } from 'react-aria-components';
+import { isTextDropItem } from 'react-aria-components';
 import { ApiError } from '../../api/client';
+import { useSpaceRole } from '../../api/space-role';
 import type { Table, TableRecord } from '../../api/types';
 import type { SavedView } from '../../views-toolbar/view-state';
+import { DropTarget } from '../drop-target';
 import { layoutKey, queryRecords, readRecord, recordDragType, useOpenRecord, useRecordWrite, withFilters } from '../layout-data';
 import { CalendarEvent } from './calendar-event';
 import { dayKey, dayOf, eventDays, rangeFilters, rescheduleData, visibleDays, weekStartsOn, type CalendarMode } from './calendar-range';
@@ -22,7 +24,7 @@ interface CalendarViewProps {
   body: Record<string, unknown>;
 }
 
-/** A calendar by the view's date or datetime field: a month or a week, only that range fetched; undated records aside. */
+/** A calendar by the view's date or datetime field: a month or a week, only that range fetched; undated records aside. Events move for those who may write the dates. */
 export function CalendarView({ table, view, body }: CalendarViewProps) {
   const config = view.config ?? {};
   const startField = table.fields.find((field) => field.id === config.startField);
@@ -33,6 +35,7 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
   const [writeError, setWriteError] = useState<string | null>(null);
   const openRecord = useOpenRecord();
   const write = useRecordWrite(table.id);
+  const access = useSpaceRole(table.space_id);
   const startsOn = weekStartsOn(config.weekStart);
   const days = useMemo(() => visibleDays(mode, cursor, startsOn), [mode, cursor, startsOn]);
   const firstDay = dayKey(days[0]);
@@ -63,6 +66,7 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
   }, [events.data, startField, endField, firstDay, lastDay]);
 
   if (!startField) return <p className="form-error" role="alert">This calendar&apos;s date field no longer exists: choose another in its layout settings.</p>;
+  const canReschedule = access.canEditField(startField) && (!endField || access.canEditField(endField));
 
   const reschedule = async (record: TableRecord, toDay: string) => {
     setWriteError(null);
@@ -130,7 +134,8 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
                   const outside = mode === 'month' && !isSameMonth(day, cursor);
                   return (
                     <td key={key} className={`calendar-day${outside ? ' is-outside' : ''}${key === today ? ' is-today' : ''}`} data-day={key}>
-                      <DropZone
+                      <DropTarget
+                        droppable={canReschedule}
                         className="calendar-drop"
                         aria-label={`Drop an event on ${format(day, 'd MMMM yyyy')}`}
                         getDropOperation={(types) => (types.has(recordDragType) ? 'move' : 'cancel')}
@@ -150,7 +155,7 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
                         {shown.length > 0 && (
                           <ul className="calendar-events" aria-label={`Events on ${format(day, 'd MMMM')}`}>
                             {shown.map((record) => (
-                              <CalendarEvent key={record.id} record={record} day={dayOf(record.data[startField.id]) ?? key} color={colorOf(record)} onOpen={openRecord} onReschedule={reschedule} />
+                              <CalendarEvent key={record.id} record={record} day={dayOf(record.data[startField.id]) ?? key} color={colorOf(record)} onOpen={openRecord} onReschedule={canReschedule ? reschedule : undefined} />
                             ))}
                           </ul>
                         )}
@@ -166,7 +171,7 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
                             + {dayEvents.length - shown.length} more
                           </button>
                         )}
-                      </DropZone>
+                      </DropTarget>
                     </td>
                   );
                 })}
@@ -175,7 +180,7 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
           </tbody>
         </table>
       </div>
-      <UndatedList table={table} viewId={view.id} startField={startField} body={body} onOpen={openRecord} onReschedule={reschedule} defaultDay={dayKey(cursor)} />
+      <UndatedList table={table} viewId={view.id} startField={startField} body={body} onOpen={openRecord} onReschedule={canReschedule ? reschedule : undefined} defaultDay={dayKey(cursor)} />
     </div>
   );
 }

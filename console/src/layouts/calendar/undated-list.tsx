@@ -15,10 +15,11 @@ interface UndatedListProps {
   /** The day a "Move" from this list starts on (the calendar's current day). */
   defaultDay: string;
   onOpen(rid: number): void;
-  onReschedule(record: TableRecord, toDay: string): Promise<void>;
+  /** Absent for a user who may not change the dates. */
+  onReschedule?(record: TableRecord, toDay: string): Promise<void>;
 }
 
-/** The view's records without a date, beside the calendar: dragged onto a day (or moved from the keyboard) they get one. */
+/** The view's records without a date, beside the calendar: dragged onto a day (or moved from the keyboard) they get one, where the user may change dates. */
 export function UndatedList({ table, viewId, startField, body, defaultDay, onOpen, onReschedule }: UndatedListProps) {
   const undatedBody = useMemo(() => withFilters(body, [{ column: startField.id, compare: 'is_empty' }]), [body, startField.id]);
   const bodyJson = JSON.stringify(undatedBody);

@@ -22,37 +22,43 @@ interface KanbanCardProps {
   shownFields: Field[];
   onOpen(rid: number): void;
   onMove(rid: number, lane: string | null): void;
+  /** May the user move it to another lane (its "Move to" select)? */
+  canMove: boolean;
+  /** May it be dragged at all (to another lane, or within its ordered lane)? */
+  canDrag: boolean;
   /** Set when the lane is ordered by a number field and there is a card above (below). */
   onMoveUp?(): void;
   onMoveDown?(): void;
 }
 
-/** A card: dragged with the mouse onto another lane, or moved with its "Move to" select from the keyboard. */
-export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields, onOpen, onMove, onMoveUp, onMoveDown }: KanbanCardProps) {
+/** A card: dragged with the mouse onto another lane, or moved with its "Move to" select from the keyboard; neither for those who may not move it. */
+export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields, onOpen, onMove, canMove, canDrag, onMoveUp, onMoveDown }: KanbanCardProps) {
   const title = recordTitle(record);
   // The drag carries the record id. Keyboard users have the select below (hasDragButton keeps
   // react-aria's keyboard drag off the card, whose title button and select take the keys).
-  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), [laneDragType]: lane.value ?? '', 'text/plain': title }], hasDragButton: true });
+  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), [laneDragType]: lane.value ?? '', 'text/plain': title }], hasDragButton: true, isDisabled: !canDrag });
   return (
     <div {...dragProps} className={`kanban-card${isDragging ? ' is-dragging' : ''}`} data-record-id={record.id}>
       <RecordCardBody tid={tid} record={record} imageFields={imageFields} shownFields={shownFields} onOpen={onOpen} imageClass="kanban-image" />
-      <label className="card-move">
-        <span className="visually-hidden">Move {title} to lane</span>
-        <select
-          className="input input-small"
-          value={lane.value ?? ''}
-          onChange={(event) => {
-            const target = lanes.find((candidate) => (candidate.value ?? '') === event.target.value);
-            if (target && target.value !== lane.value) onMove(record.id, target.value);
-          }}
-        >
-          {lanes.map((option) => (
-            <option key={option.value ?? ''} value={option.value ?? ''}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      {canMove && (
+        <label className="card-move">
+          <span className="visually-hidden">Move {title} to lane</span>
+          <select
+            className="input input-small"
+            value={lane.value ?? ''}
+            onChange={(event) => {
+              const target = lanes.find((candidate) => (candidate.value ?? '') === event.target.value);
+              if (target && target.value !== lane.value) onMove(record.id, target.value);
+            }}
+          >
+            {lanes.map((option) => (
+              <option key={option.value ?? ''} value={option.value ?? ''}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {(onMoveUp || onMoveDown) && (
         <div className="card-reorder">
           <Button variant="quiet" isDisabled={!onMoveUp} onPress={onMoveUp} aria-label={`Move ${title} up`}>

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useMemo, useRef } from 'react';
-import { DropZone, isTextDropItem } from 'react-aria-components';
+import { isTextDropItem } from 'react-aria-components';
 import type { Field } from '../../api/types';
+import { DropTarget } from '../drop-target';
 import { countRecords, layoutKey, recordDragType, useRecordPages, withFilters } from '../layout-data';
 import { KanbanCard, laneDragType, type Lane } from './kanban-card';
 import { orderValueAt, type LaneOrder } from './lane-order';
@@ -16,8 +17,10 @@ interface KanbanLaneProps {
   categoryField: Field;
   lane: Lane;
   lanes: Lane[];
-  /** Set when the view sorts by a number field: cards are then placed where they are dropped. */
+  /** Set when the view sorts by a number field the user may write: cards are then placed where they are dropped. */
   order: LaneOrder | null;
+  /** May the user move cards to another lane (write the lane field)? */
+  canMove: boolean;
   /** The toolbar's query body (the view, its filters and search). */
   body: Record<string, unknown>;
   imageFields: Field[];
@@ -31,7 +34,7 @@ interface KanbanLaneProps {
  * One lane: its records (the view's query narrowed to the lane's option) fetched page by page as
  * it scrolls, only the cards in sight rendered (TanStack Virtual), its count from records/count.
  */
-export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, body, imageFields, shownFields, onOpen, onMove }: KanbanLaneProps) {
+export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, canMove, body, imageFields, shownFields, onOpen, onMove }: KanbanLaneProps) {
   const headingId = useId();
   const laneBody = useMemo(() => withFilters(body, [lane.value === null ? { column: categoryField.id, compare: 'is_empty' } : { column: categoryField.id, compare: '=', value: lane.value }]), [body, lane.value, categoryField.id]);
   const bodyJson = JSON.stringify(laneBody);
@@ -59,7 +62,8 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, bod
           </span>
         )}
       </h2>
-      <DropZone
+      <DropTarget
+        droppable={canMove || !!order}
         className="kanban-drop"
         aria-label={`Drop a card on ${lane.label}`}
         getDropOperation={(types) => (types.has(recordDragType) ? 'move' : 'cancel')}
@@ -70,6 +74,7 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, bod
           if (!Number.isInteger(rid) || rid <= 0) return;
           const fromLane = item.types.has(laneDragType) ? await item.getText(laneDragType) : null;
           const sameLane = fromLane === (lane.value ?? '');
+          if (!sameLane && !canMove) return;
           if (!order) {
             if (!sameLane) onMove(rid, lane.value);
             return;
@@ -102,6 +107,8 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, bod
                       shownFields={shownFields}
                       onOpen={onOpen}
                       onMove={onMove}
+                      canMove={canMove}
+                      canDrag={canMove || !!order}
                       onMoveUp={order && item.index > 0 ? () => onMove(record.id, undefined, orderValueAt(records, item.index - 1, record.id, order)) : undefined}
                       onMoveDown={order && item.index < records.length - 1 ? () => onMove(record.id, undefined, orderValueAt(records, item.index + 2, record.id, order)) : undefined}
                     /> : <p className="kanban-empty">Loading more…</p>}
@@ -110,7 +117,7 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, bod
             })}
           </div>
         </div>
-      </DropZone>
+      </DropTarget>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Table } from '../../api/types';
 import { ApiError } from '../../api/client';
+import { useSpaceRole } from '../../api/space-role';
 import type { SavedView } from '../../views-toolbar/view-state';
 import { useOpenRecord, useRecordWrite } from '../layout-data';
 import type { Lane } from './kanban-card';
@@ -13,10 +14,15 @@ interface KanbanViewProps {
   body: Record<string, unknown>;
 }
 
-/** A kanban: one lane per option of the view's single-select field (and one for records without one). */
+/**
+ * A kanban: one lane per option of the view's single-select field (and one for records without
+ * one). Cards move between lanes for those who may write that field, and up and down for those
+ * who may write the order's; for anyone else (a reader) the board is read-only: nothing drags.
+ */
 export function KanbanView({ table, view, body }: KanbanViewProps) {
   const openRecord = useOpenRecord();
   const write = useRecordWrite(table.id);
+  const access = useSpaceRole(table.space_id);
   const [moveError, setMoveError] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
   const config = view.config ?? {};
@@ -25,7 +31,9 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
   const lanes: Lane[] = [...(categoryField.options ?? []).map((option) => ({ value: option.value, label: option.value })), { value: null, label: `No ${categoryField.name}` }];
   const shownFields = table.fields.filter((field) => field.id === config.secondaryField);
   const imageFields = table.fields.filter((field) => field.type === 'file' && field.hidden !== 'always');
-  const order = laneOrder(table.fields, body, view);
+  const sortedBy = laneOrder(table.fields, body, view);
+  const order = sortedBy && access.canEditField(sortedBy.field) ? sortedBy : null;
+  const canMove = access.canEditField(categoryField);
 
   /** Writes a card's new lane (undefined: it stays in its lane) and its place in the lane's order (when the view sorts by a number field). */
   const move = async (rid: number, lane: string | null | undefined, orderValue?: number) => {
@@ -56,7 +64,7 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
       )}
       <div className="kanban-lanes">
         {lanes.map((lane) => (
-          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} order={order} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} />
+          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} order={order} canMove={canMove} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} />
         ))}
       </div>
     </div>
