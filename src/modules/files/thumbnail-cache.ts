@@ -38,6 +38,8 @@ export function createThumbnailCache(deps: { directory: string; maxBytes: number
   const { directory, maxBytes } = deps;
   /** Bytes in the folder as this process knows them; null until the first scan. */
   let knownBytes: number | null = null;
+  /** Bytes this process has written, ever: what was written during a scan is counted after it. */
+  let written = 0;
   let sweeping: Promise<void> | null = null;
 
   const fileOf = (fileId: string, size: ThumbnailSize) => path.join(directory, fileId.slice(0, 2), `${fileId}-${size}-${thumbnailRecipe}.webp`);
@@ -64,6 +66,7 @@ export function createThumbnailCache(deps: { directory: string; maxBytes: number
 
   /** Counts the folder; past the bound, removes the least recently used entries down to 80 % of it. */
   async function sweep(): Promise<void> {
+    const writtenBefore = written;
     const { entries, total } = await scan();
     let remaining = total;
     if (total > maxBytes) {
@@ -74,15 +77,26 @@ export function createThumbnailCache(deps: { directory: string; maxBytes: number
         remaining -= entry.bytes;
       }
     }
-    knownBytes = remaining;
+    // Writes made during the scan may or may not be in it: counted again (an overestimate, which only brings the next sweep sooner).
+    knownBytes = remaining + (written - writtenBefore);
   }
 
   function counted(bytes: number): void {
+    written += bytes;
     if (knownBytes !== null) knownBytes += bytes;
     if ((knownBytes === null || knownBytes > maxBytes) && !sweeping) {
       sweeping = sweep()
-        .catch((error: unknown) => deps.log?.('warn', `Thumbnail cache: eviction in ${directory} failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => (sweeping = null));
+        .then(
+          () => {
+            sweeping = null;
+            // Written past the bound while it swept: once more.
+            counted(0);
+          },
+          (error: unknown) => {
+            sweeping = null;
+            deps.log?.('warn', `Thumbnail cache: eviction in ${directory} failed: ${error instanceof Error ? error.message : String(error)}`);
+          },
+        );
     }
   }
 
