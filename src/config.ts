@@ -57,6 +57,8 @@ export interface Config {
    * call the API across origins; empty (the default) turns CORS off.
    */
   readonly corsOrigins: readonly string[];
+  /** `TABULA_THUMBNAIL_CACHE_MB` (512): the bound of the thumbnail cache in `<dataDir>/thumbnails`, least recently used out first. */
+  readonly thumbnailCacheBytes: number;
   /** Days a deleted record stays in the trash before it is purged (`TABULA_TRASH_DAYS`, 30). */
   readonly trashDays: number;
   /** Days of changes the change log keeps at least (`TABULA_CHANGES_DAYS`, 30). */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       unusedMs: parsePositiveDuration('TABULA_AUTO_INDEX_UNUSED', env.TABULA_AUTO_INDEX_UNUSED ?? '30d'),
     },
     corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
+    thumbnailCacheBytes: parsePositiveInteger('TABULA_THUMBNAIL_CACHE_MB', env.TABULA_THUMBNAIL_CACHE_MB ?? '512') * 1024 * 1024,
     trashDays: parsePositiveInteger('TABULA_TRASH_DAYS', env.TABULA_TRASH_DAYS ?? '30'),
     changesDays: parsePositiveInteger('TABULA_CHANGES_DAYS', env.TABULA_CHANGES_DAYS ?? '30'),
     purgeIntervalMs: parseDuration(env.TABULA_PURGE_INTERVAL ?? '1h'),

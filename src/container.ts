@@ -12,6 +12,8 @@ import { createFileLedger } from './modules/files/file-ledger.js';
 import { createFileStorage } from './modules/files/file-storage.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createReclaimService } from './modules/files/reclaim.service.js';
+import { createThumbnailCache } from './modules/files/thumbnail-cache.js';
+import { createThumbnailsService } from './modules/files/thumbnails.service.js';
 import { createCommentsService } from './modules/comments/comments.service.js';
 import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { createRecordsService, type RecordsDeletedListener } from './modules/records/records.service.js';
@@ -81,7 +83,10 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   // Opens nothing until the first stream (a command never streams); the send timeout bounds a stream's drain as it bounds any answer's.
   const changeFeed = createChangeFeed({ database, unit, databaseUrl: config.databaseUrl, streamsPerKey: config.streamsPerKey, settings: { drainTimeoutMs: config.sendTimeoutMs, ...options.feed }, log: options.log });
   const files = createFilesService({ records, ledger: fileLedger, storage: fileStorage });
-  const reclaim = createReclaimService({ ...base, storage: fileStorage });
+  // sharp is loaded by the first thumbnail made, not here: commands never load it.
+  const thumbnailCache = createThumbnailCache({ directory: path.join(config.dataDir, 'thumbnails'), maxBytes: config.thumbnailCacheBytes, log: options.log });
+  const thumbnails = createThumbnailsService({ files, cache: thumbnailCache, log: options.log });
+  const reclaim = createReclaimService({ ...base, storage: fileStorage, thumbnails: thumbnailCache });
   const views = createViewsService({ ...base, tables, records, indexes, automaticIndexes });
   neededBy.find = views.calendarNeeding;
   const notifications = createNotificationsService({ ...base, records });
@@ -105,7 +110,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { jobs, changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, reclaim, fileLedger, views, comments, notifications, webhooks, webhookDelivery },
+    services: { jobs, changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, thumbnails, reclaim, fileLedger, views, comments, notifications, webhooks, webhookDelivery },
     close: async () => {
       await changeFeed.close();
       await webhookDelivery.close();

@@ -23,7 +23,8 @@ interface Waiting {
  * - a query waits for its slot at most `queueTimeoutMs`, then gives up with
  *   `QueryQueueTimeoutError`. The time budget of a query starts when it gets its slot (the
  *   readers' business): waiting never eats into it.
- * The cheap calls (gets, writes, management) never pass through here.
+ * The cheap calls (gets, writes, management) never pass through here. The same gate admits
+ * thumbnails to be made (modules/files/thumbnails.service.ts), with a timeout error of their own.
  */
 /** Every gate of this process (one per open database), weakly held so a closed database's goes: for `/metrics`. */
 const liveGates = new Set<WeakRef<QueryGate>>();
@@ -49,12 +50,18 @@ export class QueryGate {
   private readonly waiting: Waiting[] = [];
   private starts = 0;
 
+  /**
+   * `options.timeoutError` is what a wait past the bound fails with (record queries': the 503
+   * `query_queue_timeout`); `options.metered: false` keeps the gate out of the record-query
+   * occupancy of `/metrics` (a gate admitting other work, such as thumbnails).
+   */
   constructor(
     readonly share: number,
     readonly slots: number,
     private readonly queueTimeoutMs: number,
+    private readonly options: { timeoutError?: (queueTimeoutMs: number) => Error; metered?: boolean } = {},
   ) {
-    liveGates.add(new WeakRef(this));
+    if (options.metered !== false) liveGates.add(new WeakRef(this));
   }
 
   get busy(): number {
@@ -109,7 +116,7 @@ export class QueryGate {
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
           this.change(caller, (share) => (share.waiting -= 1));
-          reject(new QueryQueueTimeoutError(this.queueTimeoutMs));
+          reject(this.options.timeoutError?.(this.queueTimeoutMs) ?? new QueryQueueTimeoutError(this.queueTimeoutMs));
         }, this.queueTimeoutMs),
       };
       this.waiting.push(entry);

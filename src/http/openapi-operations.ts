@@ -75,6 +75,7 @@ export const operations: Readonly<Record<string, OperationDescription>> = {
   'POST /api/table/:tid/record/:rid/files/upload': { operationId: 'uploadFile', summary: 'Attach a file sent as the raw request body (streamed)' },
   'POST /api/table/:tid/record/:rid/files/get': { operationId: 'getFile', summary: 'Read an attached file as base64' },
   'GET /api/table/:tid/record/:rid/files/download': { operationId: 'downloadFile', summary: 'Download an attached file as bytes (ranges, ETag)' },
+  'GET /api/table/:tid/record/:rid/files/thumbnail': { operationId: 'getFileThumbnail', summary: 'A WebP thumbnail of an attached image, 64, 256 or 512 px on its long side (cached, ETag)' },
   'POST /api/table/:tid/record/:rid/files/delete': { operationId: 'deleteFile', summary: 'Remove an attachment from a file field of a record' },
 
   'GET /api/table/:tid/views/list': { operationId: 'listViews', summary: 'List the saved views of a table' },

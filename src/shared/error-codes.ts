@@ -24,6 +24,8 @@ const catalogue = {
   invalidUrl: { code: 'invalid_url', status: 400 },
   invalidIndex: { code: 'invalid_index', status: 400 },
   invalidCurrentPassword: { code: 'invalid_current_password', status: 400 },
+  /** `files/thumbnail` of a file that is no image the server reads, or one too large to decode. */
+  thumbnailUnavailable: { code: 'thumbnail_unavailable', status: 400 },
   /** A 4xx raised by Fastify that no other code covers: answered with Fastify's own status. */
   badRequest: { code: 'bad_request', status: 400 },
 
@@ -105,6 +107,7 @@ const catalogue = {
   queryQueueTimeout: { code: 'query_queue_timeout', status: 503 },
   databaseBusy: { code: 'database_busy', status: 503 },
   databaseUnavailable: { code: 'database_unavailable', status: 503 },
+  thumbnailQueueTimeout: { code: 'thumbnail_queue_timeout', status: 503 },
 } as const satisfies Record<string, { code: string; status: number }>;
 
 type Catalogue = typeof catalogue;

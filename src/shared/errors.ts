@@ -101,6 +101,18 @@ export class QueryQueueTimeoutError extends AppError {
 }
 
 /**
+ * A thumbnail to make found no thumbnail slot within the queue bound (every slot busy making
+ * others): nothing was done, so the same request may simply be sent again.
+ */
+export class ThumbnailQueueTimeoutError extends AppError {
+  override readonly retryAfterSeconds = 1;
+
+  constructor(readonly queueTimeoutMs: number) {
+    super(ErrorCode.thumbnailQueueTimeout, `Thumbnail not made: every thumbnail slot stayed busy for ${queueTimeoutMs / 1000} s; try again`);
+  }
+}
+
+/**
  * The database refused a change because of a concurrent one (SQLite busy or locked past the
  * busy timeout; a PostgreSQL serialization failure or deadlock): nothing was written, and the
  * same request is likely to succeed a moment later.

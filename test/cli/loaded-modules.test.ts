@@ -7,7 +7,8 @@ import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, runTabu
 
 /**
  * A process loads what it uses: the driver of its engine only, and neither the mail composer
- * nor the file-type sniffer until a message or a file comes (decisions.md, "Export memory").
+ * nor the file-type sniffer until a message or a file comes (decisions.md, "Export memory"), nor
+ * sharp (libvips, about 30 MB) until a thumbnail is made (decisions.md, "Thumbnails").
  */
 describe('what a tabula process loads', () => {
   beforeAll(ensureBuilt, buildTimeout);
@@ -34,13 +35,14 @@ describe('what a tabula process loads', () => {
     return [...new Set(urls.flatMap((url) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []))].sort();
   };
 
-  it(`the ${testEngine} driver and not the other; no nodemailer, file-type or @fastify/static (the console's files)`, { timeout: cliTestTimeout }, async () => {
+  it(`the ${testEngine} driver and not the other; no nodemailer, file-type, sharp or @fastify/static (the console's files)`, { timeout: cliTestTimeout }, async () => {
     const loaded = await loadedBy('keys', 'list');
     const [used, unused] = testEngine === 'postgres' ? ['pg', 'better-sqlite3'] : ['better-sqlite3', 'pg'];
     expect(loaded).toContain(used);
     expect(loaded).not.toContain(unused);
     expect(loaded).not.toContain('nodemailer');
     expect(loaded).not.toContain('file-type');
+    expect(loaded).not.toContain('sharp');
     expect(loaded).not.toContain('@fastify/static');
   });
 });

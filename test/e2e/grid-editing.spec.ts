@@ -116,6 +116,10 @@ test.describe('grid editing, paste and table settings', () => {
     await expect(cell(1, 'At time')).toHaveText('09:15:00');
     await goTo(1, 'Files');
     await expect(cell(1, 'Files')).toContainText('dot.png');
+    // Its image is the server's 64-pixel thumbnail, loaded.
+    const thumb = cell(1, 'Files').locator('img.file-thumb');
+    await expect(thumb).toHaveAttribute('src', /\/files\/thumbnail\?.*size=64/);
+    await expect.poll(() => thumb.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(1);
     await expect(cell(1, 'Files')).toHaveAttribute('aria-readonly', 'true');
     await screenshot(page, 'grid-every-type');
     await expectAccessible(page, 'the grid with every type');

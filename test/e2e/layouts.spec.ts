@@ -245,6 +245,11 @@ test('gallery: cards with the first image as a thumbnail, title and field', asyn
   const image = sunset.getByRole('img', { name: 'pixel.png' });
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
+  // The server's thumbnail (a WebP of 256 px at most; 512 on a 2× screen), not the file itself.
+  const shown = new URL((await image.evaluate((element: HTMLImageElement) => element.currentSrc)) as string);
+  expect(shown.pathname).toBe(`/api/table/${tid}/record/${ids[0]}/files/thumbnail`);
+  expect(Object.fromEntries(shown.searchParams)).toMatchObject({ field_id: 'picture', size: '256' });
+  expect(await image.getAttribute('srcset')).toContain('size=512 2x');
   await expect(sunset.getByText('Caption: red sky')).toBeVisible();
   await expect(page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Blank', exact: true }) }).getByText('No image')).toBeVisible();
   await screenshot(page, 'layouts-gallery');
@@ -253,7 +258,7 @@ test('gallery: cards with the first image as a thumbnail, title and field', asyn
   await expect(page).toHaveURL(new RegExp(`\\?record=${ids[0]}$`));
 });
 
-test('gallery of 60 images: only the cards in sight ask for their image; scrolling brings the rest', async ({ page, tabula }) => {
+test('gallery of 60 images: only the cards in sight ask for their thumbnail, never the file; scrolling brings the rest', async ({ page, tabula }) => {
   const records = Array.from({ length: 60 }, (_, index) => ({ name: `Photo ${index + 1}`, picture: [{ data: pixelPng, name: `photo-${index + 1}.png`, type: 'image/png' }] }));
   const { tableUrl } = await makeTable(
     tabula,
@@ -264,8 +269,10 @@ test('gallery of 60 images: only the cards in sight ask for their image; scrolli
     ],
     records,
   );
+  const thumbnails = new Set<string>();
   const downloads = new Set<string>();
   page.on('request', (request: Request) => {
+    if (request.url().includes('/files/thumbnail')) thumbnails.add(request.url());
     if (request.url().includes('/files/download')) downloads.add(request.url());
   });
   await signIn(page, tabula);
@@ -275,7 +282,7 @@ test('gallery of 60 images: only the cards in sight ask for their image; scrolli
   await expect(page).toHaveURL(/\/view\/\d+$/);
   await expect(page.getByRole('img', { name: 'photo-1.png' })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  const first = downloads.size;
+  const first = thumbnails.size;
   expect(first).toBeGreaterThan(0);
   expect(first).toBeLessThan(60);
 
@@ -285,5 +292,6 @@ test('gallery of 60 images: only the cards in sight ask for their image; scrolli
     await expect(page.getByRole('img', { name: 'photo-60.png' })).toBeVisible({ timeout: 1000 });
   }).toPass();
   await page.waitForLoadState('networkidle');
-  expect(downloads.size).toBeGreaterThan(first);
+  expect(thumbnails.size).toBeGreaterThan(first);
+  expect([...downloads], 'no card downloads the file itself').toEqual([]);
 });

@@ -90,9 +90,12 @@ test('the record drawer and page: open, edit every field, files, comments with a
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
   await dropPng(page, '.drop-zone', 'big.png', 5 * 1024 * 1024);
-  const preview = record.getByRole('img', { name: 'Preview of big.png' });
+  // The preview is the server's thumbnail, in a button opening the full image.
+  const opener = record.getByRole('button', { name: 'Open big.png' });
+  const preview = opener.getByAltText('Preview of big.png');
   await expect(preview).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => preview.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(1);
+  expect(await preview.getAttribute('src')).toContain('/files/thumbnail?');
   expect((await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)).length).toBeGreaterThan(0);
   const pdfFile = { name: 'offer.pdf', mimeType: 'application/pdf', buffer: tinyPdf() };
   const chooser = page.waitForEvent('filechooser');
@@ -103,6 +106,18 @@ test('the record drawer and page: open, edit every field, files, comments with a
   // pdf.js drew the page: the canvas took the page's 96-pixel width (a fresh canvas is 300).
   await expect.poll(() => pdfPreview.evaluate((canvas) => (canvas as HTMLCanvasElement).width), { timeout: 20_000 }).toBe(96);
   await screenshot(page, 'record-files');
+  // Pressing the preview opens the full image (the download itself) over the drawer; Close gives the focus back.
+  await opener.click();
+  const viewer = page.getByRole('dialog', { name: 'big.png' });
+  const full = viewer.getByRole('img', { name: 'big.png' });
+  await expect(full).toBeVisible();
+  expect(await full.getAttribute('src')).toContain('/files/download?');
+  await expect.poll(() => full.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(1);
+  await screenshot(page, 'record-image-viewer');
+  await expectAccessible(page, 'the full image over the record');
+  await viewer.getByRole('button', { name: 'Close' }).click();
+  await expect(viewer).toHaveCount(0);
+  await expect(opener).toBeFocused();
   const download = page.waitForEvent('download');
   await record.getByRole('link', { name: 'Download offer.pdf' }).click();
   const saved = await download;

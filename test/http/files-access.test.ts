@@ -27,11 +27,12 @@ interface Attachment {
   host: string;
 }
 
-/** A fresh record of the files table with two attachments in `docs`, and the table the path names. */
+/** A fresh record of the files table with two attachments in `docs` and an image in `pics`, and the table the path names. */
 interface Target {
   tid: number;
   rid: number;
   attachments: Attachment[];
+  image: Attachment;
 }
 
 interface Endpoint extends AccessRow<Target> {
@@ -43,6 +44,8 @@ interface Endpoint extends AccessRow<Target> {
 const sessionNeedsJson: ErrorExpectation = { status: 415, code: 'unsupported_media_type', message: 'Session requests that change state must be sent as Content-Type: application/json' };
 
 const text = (content: string) => Buffer.from(content).toString('base64');
+/** A 1×1 PNG: what the thumbnail route reads. */
+const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const pathPattern = /^\/s\d+\/[0-9a-f]{32}-[A-Za-z0-9._-]+$/;
 
 describe('access matrix of the files endpoints', () => {
@@ -59,6 +62,7 @@ describe('access matrix of the files endpoints', () => {
       fields: [
         { id: 'name', name: 'Name', type: 'text' },
         { id: 'docs', name: 'Docs', type: 'file' },
+        { id: 'pics', name: 'Pictures', type: 'file' },
         { id: 'locked', name: 'Locked', type: 'file', editable_by: 'admins' },
       ],
     });
@@ -69,18 +73,24 @@ describe('access matrix of the files endpoints', () => {
   const base = (tid: number) => `/api/table/${tid}`;
   const readAsOwner = (rid: number) => call(ctx, 'GET', `${base(tableId)}/record/${rid}/get`, { key: ownerKey() });
 
-  /** A record of the files table made by the owner, with first.txt and second.txt in `docs`. */
+  /** A record of the files table made by the owner, with first.txt and second.txt in `docs` and dot.png in `pics`. */
   async function freshTarget(): Promise<Target> {
     const response = await call(ctx, 'POST', `${base(tableId)}/records/create`, {
       key: ownerKey(),
-      body: { data: { name: 'seed', docs: [{ data: text('first file'), name: 'first.txt', type: 'text/plain' }, { data: text('second file'), name: 'second.txt', type: 'text/plain' }] } },
+      body: {
+        data: {
+          name: 'seed',
+          docs: [{ data: text('first file'), name: 'first.txt', type: 'text/plain' }, { data: text('second file'), name: 'second.txt', type: 'text/plain' }],
+          pics: [{ data: png, name: 'dot.png', type: 'image/png' }],
+        },
+      },
     });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return { tid: tableId, rid: response.body.id, attachments: response.body.data.docs };
+    return { tid: tableId, rid: response.body.id, attachments: response.body.data.docs, image: response.body.data.pics[0] };
   }
 
   /** What a refused write must leave as it was: the record, the ledger rows of the table, the blobs. */
-  async function snapshot({ rid }: Target) {
+  async function snapshot({ rid }: Pick<Target, 'rid'>) {
     const rows = await ctx.container.database.db
       .selectFrom('stored_files')
       .select(['path', 'state', 'field_id', 'size'])
@@ -227,6 +237,16 @@ describe('access matrix of the files endpoints', () => {
         expect(response.headers['content-disposition']).toBe(`attachment; filename="first.txt"; filename*=UTF-8''first.txt`);
       },
     },
+    {
+      name: 'GET /record/<id>/files/thumbnail',
+      route: 'GET /api/table/{tid}/record/{rid}/files/thumbnail',
+      write: false,
+      send: (caller, { tid, rid, image }) => callAs(ctx, caller, 'GET', `${base(tid)}/record/${rid}/files/thumbnail?${new URLSearchParams({ field_id: 'pics', path: image.path, size: '64' })}`),
+      async checkOk(response) {
+        expect(response.headers['content-type']).toBe('image/webp');
+        expect(Number(response.headers['content-length'])).toBeGreaterThan(0);
+      },
+    },
   ];
 
   function expectedRawOutcome(endpoint: RawEndpoint, caller: CallerProfile): Outcome {
@@ -287,7 +307,7 @@ describe('access matrix of the files endpoints', () => {
       const created = await call(ctx, 'POST', `${base(tableId)}/records/create`, { key: ownerKey(), body: { data: { locked: [{ data: text('locked file'), name: 'locked.txt', type: 'text/plain' }] } } });
       const rid = created.body.id as number;
       const [lockedFile] = created.body.data.locked as Attachment[];
-      const target: Target = { tid: tableId, rid, attachments: [] };
+      const target = { rid };
       const before = await snapshot(target);
       const refused: ErrorExpectation = { status: 403, code: 'field_not_editable', message: 'No edit permission for field: locked' };
       const editorKey = world.keys.editorPersonal;

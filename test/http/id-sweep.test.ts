@@ -78,6 +78,7 @@ describe('ids no row can have answer as missing ones', () => {
     const queries: Record<string, string> = {
       'POST /api/table/{tid}/record/{rid}/files/upload': '?field_id=files&name=a.txt',
       'GET /api/table/{tid}/record/{rid}/files/download': '?field_id=files&path=%2Fnone',
+      'GET /api/table/{tid}/record/{rid}/files/thumbnail': '?field_id=files&path=%2Fnone&size=256',
     };
     const callers: Caller[] = [{ key: w.owner.accountKey }, { key: w.personalKey }, { cookie: w.cookie }];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QueryGate, type QueryCaller } from '../../src/db/query-gate.js';
-import { QueryQueueTimeoutError } from '../../src/shared/errors.js';
+import { QueryGate, queryGateOccupancy, type QueryCaller } from '../../src/db/query-gate.js';
+import { QueryQueueTimeoutError, ThumbnailQueueTimeoutError } from '../../src/shared/errors.js';
 
 /** A task that runs until the test lets it finish. */
 function heldTask() {
@@ -138,5 +138,19 @@ describe('query gate', () => {
     await tick();
     expect(gate.started).toEqual(['running', 'b-again']);
     await gate.finishAll();
+  });
+
+  it("a gate for other work (thumbnails) fails with its own error and stays out of the record queries' occupancy", async () => {
+    const gate = new QueryGate(1, 2, 50, { timeoutError: (ms) => new ThumbnailQueueTimeoutError(ms), metered: false });
+    const held = heldTask();
+    const before = queryGateOccupancy().busy;
+    const running = gate.run(caller('A'), held.task);
+    expect(queryGateOccupancy().busy).toBe(before);
+    // A's share is one: its second waits, and gives up with the thumbnails' 503.
+    const waiting = gate.run(caller('A'), async () => undefined);
+    await expect(waiting).rejects.toBeInstanceOf(ThumbnailQueueTimeoutError);
+    await expect(waiting).rejects.toThrow('Thumbnail not made: every thumbnail slot stayed busy for 0.05 s; try again');
+    held.finish();
+    await running;
   });
 });

@@ -3,6 +3,8 @@ import { useState, type KeyboardEvent, type Ref } from 'react';
 import { api, unwrap } from '../api/client';
 import { useMembers } from '../record/record-api';
 import type { Field } from '../api/types';
+import { FileThumbnail } from '../record/file-thumbnail';
+import { isImage } from '../record/file-urls';
 
 /** How many matches the lookup picker shows. */
 const lookupResults = 20;
@@ -106,9 +108,6 @@ export function LookupPicker({ field, text, setText, value, common }: PickerProp
   );
 }
 
-/** Images up to this size get a thumbnail (their bytes come base64 through files/get). */
-const thumbnailMaxBytes = 256 * 1024;
-
 interface Attachment {
   name?: string;
   path: string;
@@ -116,27 +115,18 @@ interface Attachment {
   size?: number;
 }
 
-/** A file cell: its files by name, small images with a thumbnail. Read-only in the grid for now. */
+/** A file cell: its files by name, images with the server's smallest thumbnail. Read-only in the grid for now. */
 export function FileCell({ tid, rid, fieldId, value }: { tid: number; rid: number; fieldId: string; value: unknown }) {
   const files = (Array.isArray(value) ? value : []) as Attachment[];
   return (
     <span className="cell-text">
       {files.map((file, index) => (
         <span key={file.path} className="file-chip">
-          {file.type?.startsWith('image/') && (file.size ?? Infinity) <= thumbnailMaxBytes && <FileThumb tid={tid} rid={rid} fieldId={fieldId} file={file} />}
+          {isImage(file.type) && <FileThumbnail tid={tid} rid={rid} fieldId={fieldId} file={file} size={64} className="file-thumb" alt="" />}
           {file.name ?? 'file'}
           {index < files.length - 1 ? ', ' : ''}
         </span>
       ))}
     </span>
   );
-}
-
-function FileThumb({ tid, rid, fieldId, file }: { tid: number; rid: number; fieldId: string; file: Attachment }) {
-  const bytes = useQuery({
-    queryKey: ['table', tid, 'records', 'file', rid, file.path],
-    queryFn: () => unwrap(api.POST('/api/table/{tid}/record/{rid}/files/get', { params: { path: { tid, rid } }, body: { field_id: fieldId, path: file.path } })) as Promise<{ type: string; data: string }>,
-    staleTime: Infinity,
-  });
-  return bytes.data ? <img className="file-thumb" src={`data:${bytes.data.type};base64,${bytes.data.data}`} alt="" /> : null;
 }

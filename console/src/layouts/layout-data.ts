@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Field, TableRecord } from '../api/types';
+import { isImage } from '../record/file-urls';
 
 /** A filter object of the specification (record-service-interface, "Filter object"). */
 export interface LayoutFilter {
@@ -78,7 +79,7 @@ interface Attachment {
 
 /** The first image among a file field's attachments, or undefined. */
 export function firstImage(value: unknown): Attachment | undefined {
-  return (Array.isArray(value) ? (value as Attachment[]) : []).find((file) => file && typeof file.path === 'string' && file.type?.startsWith('image/'));
+  return (Array.isArray(value) ? (value as Attachment[]) : []).find((file) => file && typeof file.path === 'string' && isImage(file.type));
 }
 
 /** The first image of the record in any of the file fields given (in order). */
@@ -89,10 +90,6 @@ export function recordImage(record: TableRecord, fileFields: Field[]): { field: 
   }
   return undefined;
 }
-
-/** The raw download route of an attachment: the browser fetches it itself (a lazy `<img>`), with the session cookie. */
-export const fileUrl = (tid: number, rid: number, fieldId: string, path: string) =>
-  `/api/table/${tid}/record/${rid}/files/download?${new URLSearchParams({ field_id: fieldId, path }).toString()}`;
 
 /** The MIME type a card's drag carries: the record id. */
 export const recordDragType = 'application/x-tabula-record';

@@ -1,6 +1,7 @@
 import type { Field, TableRecord } from '../api/types';
 import { displayValue } from '../grid/cell-value';
-import { fileUrl, recordImage, recordTitle } from './layout-data';
+import { FileThumbnail } from '../record/file-thumbnail';
+import { recordImage, recordTitle } from './layout-data';
 
 interface RecordCardBodyProps {
   tid: number;
@@ -15,15 +16,21 @@ interface RecordCardBodyProps {
 }
 
 /**
- * A record's card: its first image (a lazily loaded `<img>` of the raw download route, fetched
+ * A record's card: its first image (the server's thumbnail in a lazily loaded `<img>`, fetched
  * by the browser only when the card is on screen), its title (opens the record) and fields.
  */
 export function RecordCardBody({ tid, record, imageFields, shownFields, onOpen, imageClass }: RecordCardBodyProps) {
   const image = recordImage(record, imageFields);
   const title = recordTitle(record);
+  // A gallery card keeps its image's room, saying why it is empty; a kanban card simply has none.
+  const noImage = (text: string) => (imageClass === 'gallery-image' ? <div className="gallery-image gallery-image-none">{text}</div> : null);
   return (
     <>
-      {image ? <img className={imageClass} src={fileUrl(tid, record.id, image.field.id, image.file.path)} alt={image.file.name ?? ''} loading="lazy" decoding="async" /> : imageClass === 'gallery-image' ? <div className="gallery-image gallery-image-none">No image</div> : null}
+      {image ? (
+        <FileThumbnail tid={tid} rid={record.id} fieldId={image.field.id} file={image.file} size={256} className={imageClass} alt={image.file.name ?? ''} fallback={noImage('No preview')} />
+      ) : (
+        noImage('No image')
+      )}
       <button type="button" className="card-title" onClick={() => onOpen(record.id)}>
         {title}
       </button>

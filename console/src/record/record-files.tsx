@@ -1,12 +1,14 @@
-import { useState } from 'react';
-import { DropZone, FileTrigger, Text } from 'react-aria-components';
+import { useState, type ReactNode } from 'react';
+import { Dialog, DialogTrigger, DropZone, FileTrigger, Heading, Modal, ModalOverlay, Text } from 'react-aria-components';
 import { api, unwrap } from '../api/client';
 import type { Field, TableRecord } from '../api/types';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { FileThumbnail } from './file-thumbnail';
+import { downloadUrl, isImage } from './file-urls';
 import { PdfPreview } from './pdf-preview';
 import { messageOf, useRecordChanged, type Attachment } from './record-api';
-import { downloadUrl, sizeLabel, uploadFile } from './upload';
+import { sizeLabel, uploadFile } from './upload';
 
 interface Upload {
   key: string;
@@ -118,11 +120,43 @@ export function RecordFiles({ tid, record, field, canWrite }: { tid: number; rec
 
 function FilePreview({ tid, rid, fieldId, file }: { tid: number; rid: number; fieldId: string; file: Attachment }) {
   const url = downloadUrl(tid, rid, fieldId, file.path);
-  if (file.type.startsWith('image/')) return <img className="file-preview" src={url} alt={`Preview of ${file.name}`} loading="lazy" />;
-  if (file.type === 'application/pdf') return <PdfPreview url={url} name={file.name} />;
-  return (
+  const icon = (label: string) => (
     <span className="file-preview file-icon" aria-hidden="true">
-      {file.name.split('.').pop()?.slice(0, 4).toUpperCase() || 'FILE'}
+      {label}
     </span>
+  );
+  const extension = file.name.split('.').pop()?.slice(0, 4).toUpperCase() || 'FILE';
+  if (isImage(file.type)) return <ImagePreview tid={tid} rid={rid} fieldId={fieldId} file={file} fallback={icon(extension)} />;
+  if (file.type === 'application/pdf') return <PdfPreview url={url} name={file.name} />;
+  return icon(extension);
+}
+
+/** An image's thumbnail; pressing it opens the full image (the download itself) in a dialog. */
+function ImagePreview({ tid, rid, fieldId, file, fallback }: { tid: number; rid: number; fieldId: string; file: Attachment; fallback: ReactNode }) {
+  return (
+    <DialogTrigger>
+      <Button variant="quiet" className="file-preview-button" aria-label={`Open ${file.name}`}>
+        <FileThumbnail tid={tid} rid={rid} fieldId={fieldId} file={file} size={256} className="file-preview" alt={`Preview of ${file.name}`} fallback={fallback} />
+      </Button>
+      <ModalOverlay className="modal-overlay" isDismissable>
+        <Modal className="modal modal-image">
+          <Dialog className="dialog">
+            {({ close }) => (
+              <>
+                <Heading slot="title" className="dialog-title">
+                  {file.name}
+                </Heading>
+                <img className="image-full" src={downloadUrl(tid, rid, fieldId, file.path)} alt={file.name} />
+                <div className="dialog-actions">
+                  <Button onPress={close} autoFocus>
+                    Close
+                  </Button>
+                </div>
+              </>
+            )}
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
   );
 }

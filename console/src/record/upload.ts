@@ -1,11 +1,6 @@
 import { ApiError } from '../api/client';
 import type { Attachment } from './record-api';
 
-/** The download address of a record's file (streamed, with the session cookie: an <img> or a link may use it). */
-export function downloadUrl(tid: number, rid: number, fieldId: string, path: string): string {
-  return `/api/table/${tid}/record/${rid}/files/download?${new URLSearchParams({ field_id: fieldId, path })}`;
-}
-
 /**
  * Sends one file as the raw body of `files/upload` (CONTRACT §8: a session says
  * `X-Tabula-Request: 1`). XMLHttpRequest, not fetch: only it reports upload progress.

@@ -12,13 +12,13 @@ import { RecordParams } from '../records/records.schemas.js';
 import { refuseWithoutWriteAccess } from '../records/write-access-hook.js';
 import { base64FileBodyLimit, maxFileBytes } from './file-bytes.js';
 import { base64FileJson, contentDisposition, etagOf, matchesAny, parseRange } from './file-responses.js';
-import { DownloadQuery, DownloadResponses, FieldFiles, FileContent, FileCreateBody, FileRefBody, UploadBody, UploadQuery } from './files.schemas.js';
+import { DownloadQuery, DownloadResponses, FieldFiles, FileContent, FileCreateBody, FileRefBody, ThumbnailQuery, ThumbnailResponses, UploadBody, UploadQuery } from './files.schemas.js';
 
 const createPath = '/api/table/:tid/record/:rid/files/create';
 const uploadPath = '/api/table/:tid/record/:rid/files/upload';
 
 export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { files, records } = services;
+  const { files, records, thumbnails } = services;
   const checkWriteAccess = refuseWithoutWriteAccess(records);
 
   return async (app) => {
@@ -69,6 +69,13 @@ export function filesRoutes(services: Services): FastifyPluginAsyncTypebox {
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
       return reply.header('content-length', range ? range.end - range.start + 1 : file.size).send(bytes);
     });
+    app.get('/api/table/:tid/record/:rid/files/thumbnail', { config, schema: { tags, params: RecordParams, querystring: ThumbnailQuery, response: { ...responses(Type.Unknown()), ...ThumbnailResponses } } }, async (request, reply) => {
+      const thumbnail = await thumbnails.thumbnail(actorOf(request), request.params.tid, request.params.rid, request.query);
+      if (matchesAny(request.headers['if-none-match'], thumbnail.etag)) return setPrivateFileHeaders(reply, 'image/webp', thumbnail.etag).code(304).send();
+      // Made (or read) before any header is set: should that fail, the error goes out as an error.
+      const bytes = await thumbnail.bytes();
+      return setPrivateFileHeaders(reply, 'image/webp', thumbnail.etag).header('content-length', bytes.length).send(bytes);
+    });
   };
 }
 
@@ -78,14 +85,21 @@ function uploadBody(request: FastifyRequest, payload: Readable): Readable {
   return detachableBody(payload);
 }
 
-/** Downloads are never rendered by the browser as a page of this origin, whatever the file says it is. */
-function setDownloadHeaders(reply: FastifyReply, type: string, name: string, etag: string): FastifyReply {
+/**
+ * The bytes of a file or of its thumbnail: cached by the browser only to be revalidated (access
+ * is checked again on each request; the ETag makes that a 304), and never rendered as a page of
+ * this origin, whatever the bytes say they are.
+ */
+function setPrivateFileHeaders(reply: FastifyReply, type: string, etag: string): FastifyReply {
   return reply
     .type(type)
     .header('etag', etag)
-    .header('accept-ranges', 'bytes')
     .header('cache-control', 'private, max-age=0, must-revalidate')
-    .header('content-disposition', contentDisposition(name))
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox");
+}
+
+/** A download is also a download: saved under the file's own name, and in ranges. */
+function setDownloadHeaders(reply: FastifyReply, type: string, name: string, etag: string): FastifyReply {
+  return setPrivateFileHeaders(reply, type, etag).header('accept-ranges', 'bytes').header('content-disposition', contentDisposition(name));
 }

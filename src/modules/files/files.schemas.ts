@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { documentedAs } from '../../http/schemas.js';
+import { thumbnailSizes } from './thumbnail-render.js';
 
 export const Attachment = Type.Object({ name: Type.String(), path: Type.String(), type: Type.String(), size: Type.Integer(), host: Type.String() });
 export const FieldFiles = Type.Object({ field_id: Type.String(), files: Type.Array(Attachment) });
@@ -46,3 +47,21 @@ export const DownloadResponses = {
 };
 export const UploadQuery = Type.Object({ field_id: Type.Optional(Type.String()), name: Type.Optional(Type.String()), type: Type.Optional(Type.String()) }, { additionalProperties: false });
 export const DownloadQuery = Type.Object({ field_id: Type.Optional(Type.String()), path: Type.Optional(Type.String()) }, { additionalProperties: false });
+
+/** files/thumbnail: the service checks the query (400 naming the sizes for another `size`); the document shows the strict shape. */
+export const ThumbnailQuery = documentedAs(
+  Type.Object({ field_id: Type.Optional(Type.String()), path: Type.Optional(Type.String()), size: Type.Optional(Type.String()) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      field_id: Type.String({ minLength: 1, description: 'slug of a file field', examples: ['photos'] }),
+      path: Type.String({ minLength: 1, description: 'the attachment path, as read from the record', examples: ['/s1/3f2a9c0e5b7d41e8a6c2f0b9d8e7a615-harbour.jpg'] }),
+      size: Type.Integer({ enum: [...thumbnailSizes], description: 'the long side in pixels (the image is never enlarged)', examples: [256] }),
+    },
+    { additionalProperties: false },
+  ),
+);
+/** files/thumbnail answers a WebP; only its errors are JSON. */
+export const ThumbnailResponses = {
+  200: { description: 'The thumbnail: a WebP of at most `size` pixels on its long side', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
+  304: { description: 'Not modified: If-None-Match matched the ETag', type: 'null' },
+};

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ByteRange } from '../../blob-stores/blob-store.js';
+import type { BlobStore, ByteRange } from '../../blob-stores/blob-store.js';
 import { ErrorCode, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import { attachmentsOf, type Attachment } from '../fields/attachment.js';
@@ -35,6 +35,29 @@ export interface OpenedFile {
   open(range?: ByteRange): Promise<Readable>;
 }
 
+/** Which attachment of a record is meant: a file field's slug and the attachment's path. */
+export interface FileRef {
+  fieldSlug: string;
+  path: string;
+}
+
+/** `{field_id, path}` of a body or query, checked: 400 naming what is missing or unknown. `extra` names other keys the caller checks itself. */
+export function fileRefOf(body: unknown, extra: readonly string[] = []): FileRef {
+  const input = checkObjectBody(body, ['field_id', 'path', ...extra]);
+  return { fieldSlug: requireText(input, 'field_id'), path: requireText(input, 'path') };
+}
+
+/** A record's attachment that the caller may read, and where its bytes are. */
+export interface LocatedFile {
+  attachment: Attachment;
+  /** The stored file's id: unique, and its bytes never change. */
+  fileId: string;
+  store: BlobStore;
+  blobKey: string;
+  /** The size recorded when the file was stored. */
+  declaredSize: number;
+}
+
 /**
  * The three files endpoints of the specification, and the raw upload and download beside them.
  * Access, the field and the record come from the records service (one way to a table); the
@@ -63,22 +86,28 @@ export function createFilesService(deps: { records: RecordsService; ledger: File
     }
   }
 
-  /** The attachment `path` of the field on the record, and its stored file: 400 `Attachment not found` otherwise. */
-  async function find(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<OpenedFile> {
-    const input = checkObjectBody(body, ['field_id', 'path']);
-    const fieldSlug = requireText(input, 'field_id');
-    const path = requireText(input, 'path');
-    const target = await records.fileField(actor, tableId, recordId, fieldSlug, 'read');
-    const attachment = attachmentsOf(target.current).find((a) => a.path === path);
+  /**
+   * The attachment `path` of the field on the record, its stored file and the store holding it:
+   * 400 `Attachment not found` otherwise. Every read of a record's file (files/get, download,
+   * thumbnails) passes here: the caller must read the field, and the path must be in it.
+   */
+  async function locate(actor: Actor, tableId: number, recordId: number, ref: FileRef): Promise<LocatedFile> {
+    const target = await records.fileField(actor, tableId, recordId, ref.fieldSlug, 'read');
+    const attachment = attachmentsOf(target.current).find((a) => a.path === ref.path);
     if (!attachment) throw attachmentNotFound();
-    const file = await ledger.findFile(target.accountId, path);
+    const file = await ledger.findFile(target.accountId, ref.path);
     if (!file || file.space_id !== target.spaceId) throw attachmentNotFound();
-    const store = await deps.storage.holding(file);
-    const stat = await store.stat(file.blob_key);
+    return { attachment: presentFile(file), fileId: file.id, store: await deps.storage.holding(file), blobKey: file.blob_key, declaredSize: Number(file.size) };
+  }
+
+  /** files/get and the raw download: `{field_id, path}` located, and the blob's size asked of its store. */
+  async function find(actor: Actor, tableId: number, recordId: number, body: unknown): Promise<OpenedFile> {
+    const file = await locate(actor, tableId, recordId, fileRefOf(body));
+    const stat = await file.store.stat(file.blobKey);
     return {
-      attachment: presentFile(file),
-      size: stat?.size ?? Number(file.size),
-      open: (range) => store.get(file.blob_key, range),
+      attachment: file.attachment,
+      size: stat?.size ?? file.declaredSize,
+      open: (range) => file.store.get(file.blobKey, range),
     };
   }
 
@@ -122,6 +151,9 @@ export function createFilesService(deps: { records: RecordsService; ledger: File
 
     /** files/get and the raw download: the attachment must be in that field of that record. */
     openFile: find,
+
+    /** The same checks, without touching the storage: for reads that may not need the bytes (a cached thumbnail). */
+    locateFile: locate,
   };
 }
 

@@ -8,6 +8,7 @@ import { newFileId } from './attachment-path.js';
 import { orphanGraceMs, presentFile } from './file-ledger.js';
 import type { FileStorage } from './file-storage.js';
 import * as files from './files.repository.js';
+import type { ThumbnailCache } from './thumbnail-cache.js';
 
 /** A sweep that has held its claim this long is taken for dead: another may take its rows. */
 const staleClaimMs = 3600 * 1000;
@@ -43,7 +44,7 @@ export interface SweepOptions {
  * The reclaim sweep and the operator's recovery. Only managed storage is ever deleted from; a
  * space's own storage is the customer's, and the service leaves it as it is.
  */
-export function createReclaimService(deps: { database: Database; clock: Clock; storage: FileStorage }) {
+export function createReclaimService(deps: { database: Database; clock: Clock; storage: FileStorage; thumbnails: Pick<ThumbnailCache, 'removeFile'> }) {
   const { db, dialect } = deps.database;
   const stamp = (date: Date) => formatDateTime(date);
   const staleBefore = (now: Date) => stamp(new Date(now.getTime() - staleClaimMs));
@@ -66,7 +67,9 @@ export function createReclaimService(deps: { database: Database; clock: Clock; s
     }
     // The blob first: a row without its blob is retried by the next sweep, a blob without its
     // row would be found by nothing. A missing blob is not an error, so a retry is harmless.
+    // Its thumbnails (this machine's cache) go with it: nothing made of a deleted file stays.
     if (file.store === 'managed') await deps.storage.managed.delete(file.blob_key);
+    await deps.thumbnails.removeFile(file.id);
     if (!(await files.deleteClaimedFile(db, file.id, claim))) return;
     if (file.state === 'pending') report.orphans++;
     else report.deleted++;
