@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { Table } from '../../api/types';
 import { ApiError } from '../../api/client';
-import type { SavedView } from '../../views-toolbar/view-state';
-import { useOpenRecord, useRecordWrite } from '../layout-data';
+import { sortName, type SavedView } from '../../views-toolbar/view-state';
+import { useAddRecord, useOpenRecord, useRecordWrite } from '../layout-data';
 import type { Lane } from './kanban-card';
 import { KanbanLane } from './kanban-lane';
-import { laneOrder } from './lane-order';
+import { laneOrder, laneSort } from './lane-order';
 
 interface KanbanViewProps {
   table: Table;
@@ -17,6 +17,7 @@ interface KanbanViewProps {
 export function KanbanView({ table, view, body }: KanbanViewProps) {
   const openRecord = useOpenRecord();
   const write = useRecordWrite(table.id);
+  const adder = useAddRecord(table.id);
   const [moveError, setMoveError] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
   const config = view.config ?? {};
@@ -26,6 +27,7 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
   const shownFields = table.fields.filter((field) => field.id === config.secondaryField);
   const imageFields = table.fields.filter((field) => field.type === 'file' && field.hidden !== 'always');
   const order = laneOrder(table.fields, body, view);
+  const sortedBy = laneSort(body, view).orderBy;
 
   /** Writes a card's new lane (undefined: it stays in its lane) and its place in the lane's order (when the view sorts by a number field). */
   const move = async (rid: number, lane: string | null | undefined, orderValue?: number) => {
@@ -49,14 +51,20 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
       <p className="visually-hidden" aria-live="polite">
         {moving ?? ''}
       </p>
-      {moveError && (
+      {(moveError || adder.error) && (
         <p className="form-error" role="alert">
-          {moveError}
+          {moveError ?? adder.error}
+        </p>
+      )}
+      {!order && (
+        // Cards keep the view's order: say so, rather than offer a drag within a lane that could not stick.
+        <p className="layout-note">
+          {sortedBy ? `Ordered by ${sortName(table.fields, sortedBy)}` : 'In record order'}; sort by a number field to reorder cards by hand.
         </p>
       )}
       <div className="kanban-lanes">
         {lanes.map((lane) => (
-          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} order={order} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} />
+          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} order={order} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} onAdd={(lane) => void adder.add(lane === null ? {} : { [categoryField.id]: lane })} adding={adder.busy} />
         ))}
       </div>
     </div>
