@@ -185,6 +185,7 @@ test('a reader sees no edit affordances and cannot change anything: grid, record
   await expect(lead.getByRole('button', { name: 'Acme', exact: true })).toBeVisible();
   await expect(page.getByRole('combobox', { name: /^Move .* to lane$/ })).toHaveCount(0);
   await expect(page.locator('.kanban-card[draggable="true"]')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Add record/ })).toHaveCount(0);
   for (const name of ['Layout settings', 'Delete view', 'Make table default', 'Save view']) await expect(page.getByRole('button', { name })).toHaveCount(0);
   await screenshot(page, 'reader-kanban');
   await expectAccessible(page, "a reader's kanban");
@@ -263,6 +264,7 @@ test('an editor edits cells and records but sees no table management, and no edi
   await page.goto(`${tableUrl}/view/${board.id}`);
   await expect(page.getByRole('region', { name: /^lead/ }).getByRole('button', { name: 'Initech', exact: true })).toBeVisible();
   await expect(page.locator('.kanban-card[draggable="true"]')).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Add record to won' })).toBeVisible();
   await page.getByRole('combobox', { name: 'Move Initech to lane' }).selectOption('won');
   await expect.poll(async () => (await tabula.api<StoredRecord>(`/api/table/${table.id}/record/${initech.id}/get`)).data.stage).toBe('won');
   await expect(page.getByRole('button', { name: 'Layout settings' })).toHaveCount(0);

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Field, TableRecord } from '../api/types';
 import { isImage } from '../record/file-urls';
@@ -19,6 +20,19 @@ export interface LayoutFilter {
 export function withFilters(body: Record<string, unknown>, extra: LayoutFilter[]): Record<string, unknown> {
   if (body.view_id !== undefined) return { ...body, append_filters: true, filters: extra };
   return { ...body, filters: [...((body.filters as LayoutFilter[] | undefined) ?? []), ...extra] };
+}
+
+/**
+ * Like `withFilters`, but in a sort of the layout's own: a saved view's sort cannot be replaced
+ * through `view_id`, so its filters are sent as filters (the server resolves their date tokens
+ * and `@me` the same way). A view whose filters use OR keeps `view_id` and its own sort: filters
+ * added after an OR would join its last group, not the whole.
+ */
+export function withFiltersSorted(body: Record<string, unknown>, view: { filters: LayoutFilter[] | null }, extra: LayoutFilter[], orderBy: string, orderDir: 'A' | 'D'): Record<string, unknown> {
+  const own = body.view_id !== undefined ? (view.filters ?? []) : ((body.filters as LayoutFilter[] | undefined) ?? []);
+  if (own.some((filter) => String((filter as { connector?: unknown }).connector ?? '').toUpperCase() === 'OR')) return withFilters(body, extra);
+  const { view_id: _view, append_filters: _append, filters: _filters, order_by: _orderBy, order_dir: _orderDir, ...rest } = body;
+  return { ...rest, filters: [...own, ...extra], order_by: orderBy, order_dir: orderDir };
 }
 
 /** Every record-reading query of a layout lives under the table's records key (the live helper invalidates it). */
@@ -67,6 +81,32 @@ export function useOpenRecord() {
       next.set('record', String(rid));
       return next;
     });
+}
+
+/**
+ * A layout's own "Add record" (a lane's option, a day's date, or nothing for a gallery): the
+ * record is created with those fields, the layout's queries are refreshed, and it opens in the
+ * drawer (`?record=<rid>`) to be filled in. A refusal is kept in `error` for the layout to show.
+ */
+export function useAddRecord(tid: number) {
+  const queryClient = useQueryClient();
+  const openRecord = useOpenRecord();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const add = async (data: Record<string, unknown>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      const created = (await unwrap(api.POST('/api/table/{tid}/records/create', { params: { path: { tid } }, body: { data } as never }))) as TableRecord;
+      void queryClient.invalidateQueries({ queryKey: keys.records(tid) });
+      openRecord(created.id);
+    } catch (caught) {
+      setError(caught instanceof ApiError || caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { add, error, busy };
 }
 
 export const recordTitle = (record: TableRecord) => (record.title === null || record.title === undefined || record.title === '' ? `Record ${record.id}` : String(record.title));

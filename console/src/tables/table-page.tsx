@@ -37,7 +37,9 @@ export function TablePage() {
   // A grid's first rows are asked for beside the count (a layout view asks for its own), once the
   // views are read: the view (the table's default one too) settles the query and the layout, and
   // rows asked for under the query before it would be asked for again.
-  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart, !isLayoutView(toolbar.view) && !toolbar.views.isPending);
+  // The grid's own controls (add and delete a row, columns) show once the view is known to be a grid.
+  const isGrid = !isLayoutView(toolbar.view) && !toolbar.views.isPending;
+  usePrefetchFirstRows(tid, viewId, toolbar.queryBody, toolbar.queryKeyPart, isGrid);
   const queryClient = useQueryClient();
   const [active, setActive] = useState<ActiveCell | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -89,8 +91,7 @@ export function TablePage() {
           {count.isPending ? 'Counting…' : count.isError ? 'Count unavailable' : recordsLabel(total)}
         </p>
         <div className="toolbar" role="toolbar" aria-label="Records">
-          {/* Absent, not disabled, when the role does not allow them (a reader reads and exports). */}
-          {access.canWriteRecords && (
+          {isGrid && access.canWriteRecords && (
             <>
               <Button variant="primary" onPress={addRow}>
                 Add row
@@ -113,7 +114,7 @@ export function TablePage() {
           </Link>
         </div>
       </div>
-      <ViewControls table={table.data} baseUrl={`/space/${sid}/table/${tid}`} viewId={viewId} toolbar={toolbar} queryError={count.error} />
+      <ViewControls table={table.data} baseUrl={`/space/${sid}/table/${tid}`} viewId={viewId} toolbar={toolbar} queryError={count.error} showColumns={isGrid} />
       {actionError && (
         <p className="form-error" role="alert">
           {actionError}

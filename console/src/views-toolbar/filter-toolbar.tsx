@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Field } from '../api/types';
 import { Button } from '../ui/button';
-import { dateTokens, filterValue, operatorLabels, operatorsFor, takesValue, type FilterCondition, type ViewState } from './view-state';
+import { dateTokens, filterValue, operatorLabels, operatorsFor, systemSorts, takesValue, type FilterCondition, type ViewState } from './view-state';
 
 /** Where a server error belongs: a filter (by index), the sort, the view's name, or the whole toolbar. */
 export interface SettingErrors {
@@ -19,20 +19,17 @@ interface FilterToolbarProps {
   state: ViewState;
   onChange(state: ViewState): void;
   errors: SettingErrors;
+  /** The grid's columns (a kanban, calendar or gallery has none); shown unless false. */
+  showColumns?: boolean;
 }
 
-const systemSorts = [
-  { id: 'id', name: 'Record id' },
-  { id: 'created_at', name: 'Created at' },
-  { id: 'updated_at', name: 'Updated at' },
-];
 const unsortable = new Set(['file', 'longtext']);
 
 /**
  * The grid's filters (joined with AND), sort, search and columns, as the specification's
  * filter objects and the view config's columns. Every change is applied at once.
  */
-export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbarProps) {
+export function FilterToolbar({ fields, state, onChange, errors, showColumns = true }: FilterToolbarProps) {
   const [columnsOpen, setColumnsOpen] = useState(false);
   const byId = new Map(fields.map((field) => [field.id, field]));
   const setFilter = (index: number, next: FilterCondition) => onChange({ ...state, filters: state.filters.map((filter, at) => (at === index ? next : filter)) });
@@ -76,9 +73,11 @@ export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbar
           </select>
         </label>
         <Button onPress={addFilter}>Add filter</Button>
-        <Button onPress={() => setColumnsOpen(!columnsOpen)} aria-expanded={columnsOpen}>
-          Columns
-        </Button>
+        {showColumns && (
+          <Button onPress={() => setColumnsOpen(!columnsOpen)} aria-expanded={columnsOpen}>
+            Columns
+          </Button>
+        )}
       </div>
       {errors.sort && (
         <p id="sort-error" className="form-error" role="alert">
@@ -137,7 +136,7 @@ export function FilterToolbar({ fields, state, onChange, errors }: FilterToolbar
           })}
         </ul>
       )}
-      {columnsOpen && (
+      {showColumns && columnsOpen && (
         <ul className="column-list" aria-label="Columns">
           {fields.map((field) => {
             const position = shown.indexOf(field.id);

@@ -14,10 +14,12 @@ interface ViewControlsProps {
   toolbar: ReturnType<typeof useViewToolbar>;
   /** The grid's query error (records/count): a bad filter or sort is shown on that setting. */
   queryError: unknown;
+  /** Offer the grid's columns (order and hidden ones): a kanban, calendar or gallery has none. */
+  showColumns: boolean;
 }
 
 /** The views bar and the filter toolbar above the grid; server errors land on the setting they name. */
-export function ViewControls({ table, baseUrl, viewId, toolbar, queryError }: ViewControlsProps) {
+export function ViewControls({ table, baseUrl, viewId, toolbar, queryError, showColumns }: ViewControlsProps) {
   const [saveError, setSaveError] = useState<unknown>(null);
   const { canManageViews } = useSpaceRole(table.space_id);
   const navigate = useNavigate();
@@ -35,7 +37,7 @@ export function ViewControls({ table, baseUrl, viewId, toolbar, queryError }: Vi
   return (
     <section className="view-controls" aria-label="View settings">
       <ViewsBar tid={table.id} fields={fields} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} canManage={canManageViews} nameError={errors.name} configError={errors.config} onError={setSaveError} />
-      <FilterToolbar fields={fields} state={toolbar.state} onChange={toolbar.change} errors={errors} />
+      <FilterToolbar fields={fields} state={toolbar.state} onChange={toolbar.change} errors={errors} showColumns={showColumns} />
       {errors.other && (
         <p className="form-error" role="alert">
           {errors.other}

@@ -39,6 +39,18 @@ export function stateOfView(view: SavedView | undefined, widths: Record<string, 
   return { filters: view.filters ?? [], orderBy: view.order_by, orderDir: view.order_dir ?? 'A', search: '', columns: view.config?.columns ?? [], widths };
 }
 
+/** The record's own columns a view may sort by, as the sort select names them. */
+export const systemSorts = [
+  { id: 'id', name: 'Record id' },
+  { id: 'created_at', name: 'Created at' },
+  { id: 'updated_at', name: 'Updated at' },
+];
+
+/** The name the sort select shows for a sort column (a field's name, or a system column's). */
+export function sortName(fields: Field[], orderBy: string): string {
+  return fields.find((field) => field.id === orderBy)?.name ?? systemSorts.find((sort) => sort.id === orderBy)?.name ?? orderBy;
+}
+
 /** The operators each field type accepts in a filter (src/modules/fields/*: others are 400 `invalid_filter`). */
 const textOperators = ['=', '!=', 'contains', 'starts_with', 'ends_with', 'is_empty', 'is_not_empty'];
 const orderedOperators = ['=', '!=', '<', '<=', '>', '>=', 'is_empty', 'is_not_empty'];

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Field } from '../api/types';
-import { configBody, configErrorKey, defaultConfig, type LayoutConfig, type LayoutType } from '../layouts/layout-config';
+import { configBody, configErrorKey, configOfView, defaultConfig, layoutTypes, type LayoutConfig, type LayoutType } from '../layouts/layout-config';
 import { LayoutConfigFields } from '../layouts/layout-config-fields';
 import { LayoutSettingsDialog } from '../layouts/layout-settings-dialog';
 import { Button } from '../ui/button';
@@ -38,11 +38,19 @@ export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, canM
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [asDefault, setAsDefault] = useState(false);
-  const [layout, setLayout] = useState<LayoutType>('grid');
-  const [config, setConfig] = useState<LayoutConfig>({});
+  // "Save as new view" starts from the current view's layout and its config: a copy of a kanban is a kanban.
+  const currentLayout = layoutTypes.find((option) => option.type === view?.type)?.type ?? 'grid';
+  const [layout, setLayout] = useState<LayoutType>(currentLayout);
+  const [config, setConfig] = useState<LayoutConfig>(() => configOfView(currentLayout, view?.config));
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const saved = view && view.id !== 0 ? view : undefined;
+  const layoutVersion = JSON.stringify([view?.id, currentLayout, view?.config ?? null]);
+  useEffect(() => {
+    setLayout(currentLayout);
+    setConfig(configOfView(currentLayout, view?.config));
+    // Taken again when the view or its saved layout changes (another view, "Layout settings"), not on each render.
+  }, [layoutVersion]);
 
   const run = async (action: () => Promise<number | null>) => {
     setSaving(true);
@@ -89,8 +97,6 @@ export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, canM
                 storeWidths(tid, created.id, state.widths);
                 setName('');
                 setAsDefault(false);
-                setLayout('grid');
-                setConfig({});
                 return created.id;
               });
             }}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventDays, rangeFilters, rescheduleData, visibleDays, weekStartsOn } from './calendar-range';
+import { eventDays, rangeFilters, rescheduleData, spillFilters, visibleDays, weekStartsOn } from './calendar-range';
 import { dayKey } from './calendar-range';
 
 describe('calendar range', () => {
@@ -21,6 +21,14 @@ describe('calendar range', () => {
     expect(rangeFilters({ id: 'at', type: 'datetime' }, '2026-11-01', '2026-11-30')).toEqual([
       { column: 'at', compare: '>=', value: '2026-11-01 00:00:00' },
       { column: 'at', compare: '<=', value: '2026-11-30 23:59:59' },
+    ]);
+  });
+
+  it('asks for events that began before the range, within the lookback, and end in or after it', () => {
+    expect(spillFilters({ id: 'on', type: 'date' }, { id: 'until', type: 'datetime' }, '2026-11-01', 92)).toEqual([
+      { column: 'on', compare: '>=', value: '2026-08-01' },
+      { column: 'on', compare: '<', value: '2026-11-01' },
+      { column: 'until', compare: '>=', value: '2026-11-01 00:00:00' },
     ]);
   });
 

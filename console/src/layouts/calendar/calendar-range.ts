@@ -35,6 +35,24 @@ export function rangeFilters(startField: { id: string; type: string }, firstDay:
   ];
 }
 
+/** A filter's value for a whole day: a datetime field's day starts at 00:00:00 (UTC, as stored). */
+const dayStart = (field: { type: string }, day: string) => (field.type === 'datetime' ? `${day} 00:00:00` : day);
+
+/**
+ * The filters of the second, bounded request: events that start before the range (at most
+ * `lookbackDays` before it, so that the start field's index bounds the scan) and end on or after
+ * its first day. The range's own request keeps to the start field alone: an OR across the two
+ * fields would not use the index.
+ */
+export function spillFilters(startField: { id: string; type: string }, endField: { id: string; type: string }, firstDay: string, lookbackDays: number): LayoutFilter[] {
+  const from = dayKey(addDays(parseISO(firstDay), -lookbackDays));
+  return [
+    { column: startField.id, compare: '>=', value: dayStart(startField, from) },
+    { column: startField.id, compare: '<', value: dayStart(startField, firstDay) },
+    { column: endField.id, compare: '>=', value: dayStart(endField, firstDay) },
+  ];
+}
+
 /** The calendar day of a date or datetime value (`YYYY-MM-DD…`), or null when it has none. */
 export function dayOf(value: unknown): string | null {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;

@@ -5,16 +5,25 @@ import { isTextDropItem } from 'react-aria-components';
 import { ApiError } from '../../api/client';
 import { useSpaceRole } from '../../api/space-role';
 import type { Table, TableRecord } from '../../api/types';
+import { Button } from '../../ui/button';
 import type { SavedView } from '../../views-toolbar/view-state';
 import { DropTarget } from '../drop-target';
-import { layoutKey, queryRecords, readRecord, recordDragType, useOpenRecord, useRecordWrite, withFilters } from '../layout-data';
+import { layoutKey, queryRecords, readRecord, recordDragType, useAddRecord, useOpenRecord, useRecordWrite, withFilters, withFiltersSorted } from '../layout-data';
 import { CalendarEvent } from './calendar-event';
-import { dayKey, dayOf, eventDays, rangeFilters, rescheduleData, visibleDays, weekStartsOn, type CalendarMode } from './calendar-range';
+import { dayKey, dayOf, eventDays, rangeFilters, rescheduleData, spillFilters, visibleDays, weekStartsOn, type CalendarMode } from './calendar-range';
 import { UndatedList } from './undated-list';
 
 /** A range's records are read in pages of the API's largest limit, up to this many in all. */
 const rangePage = 1000;
 const rangeCap = 10_000;
+/**
+ * Events that began before the range and run into it (a view with an end field) come from a
+ * second request: a start at most this many days before the range, latest first, one page of
+ * at most this many events. Sorted by the start field, the scan walks its index back from the
+ * range and stops at the bound (docs/decisions.md, "Console layouts", has the figures).
+ */
+const spillLookbackDays = 92;
+const spillLimit = 1000;
 /** A month's day shows this many events, then "+ N more" (the week shows them all). */
 const perDayInMonth = 3;
 
@@ -34,6 +43,7 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
   const [cursor, setCursor] = useState(() => new Date());
   const [writeError, setWriteError] = useState<string | null>(null);
   const openRecord = useOpenRecord();
+  const adder = useAddRecord(table.id);
   const write = useRecordWrite(table.id);
   const access = useSpaceRole(table.space_id);
   const startsOn = weekStartsOn(config.weekStart);
@@ -41,17 +51,26 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
   const firstDay = dayKey(days[0]);
   const lastDay = dayKey(days[days.length - 1]);
   const rangeBody = useMemo(() => (startField ? withFilters(body, rangeFilters(startField, firstDay, lastDay)) : null), [body, startField, firstDay, lastDay]);
+  const spillBody = useMemo(
+    () => (startField && endField ? withFiltersSorted(body, view, spillFilters(startField, endField, firstDay, spillLookbackDays), startField.id, 'D') : null),
+    [body, view, startField, endField, firstDay],
+  );
   const events = useQuery({
-    queryKey: layoutKey(table.id, 'calendar', view.id, JSON.stringify(rangeBody)),
+    queryKey: layoutKey(table.id, 'calendar', view.id, JSON.stringify([rangeBody, spillBody])),
     enabled: !!rangeBody,
     queryFn: async () => {
-      const records: TableRecord[] = [];
-      for (let offset = 0; offset < rangeCap; offset += rangePage) {
-        const page = await queryRecords(table.id, { ...rangeBody, limit: rangePage, offset });
-        records.push(...page);
-        if (page.length < rangePage) break;
-      }
-      return records;
+      const inRange = async () => {
+        const records: TableRecord[] = [];
+        for (let offset = 0; offset < rangeCap; offset += rangePage) {
+          const page = await queryRecords(table.id, { ...rangeBody, limit: rangePage, offset });
+          records.push(...page);
+          if (page.length < rangePage) break;
+        }
+        return records;
+      };
+      const [records, spilled] = await Promise.all([inRange(), spillBody ? queryRecords(table.id, { ...spillBody, limit: spillLimit }) : []]);
+      // The two sets cannot overlap (the start is in the range or before it); on a day, events that began earlier come first.
+      return [...spilled.reverse(), ...records];
     },
   });
   const byDay = useMemo(() => {
@@ -109,9 +128,9 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
           </div>
           {events.isFetching && <span className="calendar-loading">Loading…</span>}
         </div>
-        {(writeError || events.isError) && (
+        {(writeError || adder.error || events.isError) && (
           <p className="form-error" role="alert">
-            {writeError ?? events.error?.message}
+            {writeError ?? adder.error ?? events.error?.message}
           </p>
         )}
         <table className={`calendar-table calendar-${mode}`} aria-label={title}>
@@ -148,8 +167,15 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
                           if (record && dayOf(record.data[startField.id]) !== key) await reschedule(record, key);
                         }}
                       >
-                        <span className="calendar-date" aria-hidden="true">
-                          {format(day, 'd')}
+                        <span className="calendar-day-head">
+                          <span className="calendar-date" aria-hidden="true">
+                            {format(day, 'd')}
+                          </span>
+                          {access.canWriteRecords && access.canEditField(startField) && (
+                            <Button variant="quiet" className="calendar-add" aria-label={`Add record on ${format(day, 'd MMMM yyyy')}`} isDisabled={adder.busy} onPress={() => void adder.add({ [startField.id]: startField.type === 'datetime' ? `${key} 00:00:00` : key })}>
+                              +
+                            </Button>
+                          )}
                         </span>
                         <span className="visually-hidden">{format(day, 'EEEE d MMMM yyyy')}</span>
                         {shown.length > 0 && (

@@ -1,8 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSpaceRole } from '../../api/space-role';
 import type { Table } from '../../api/types';
+import { Button } from '../../ui/button';
 import type { SavedView } from '../../views-toolbar/view-state';
-import { layoutKey, useOpenRecord, useRecordPages } from '../layout-data';
+import { layoutKey, useAddRecord, useOpenRecord, useRecordPages } from '../layout-data';
 import { RecordCardBody } from '../record-card';
 
 const galleryPageSize = 100;
@@ -24,6 +26,8 @@ export function GalleryView({ table, view, body }: GalleryViewProps) {
   const imageField = table.fields.find((field) => field.id === config.imageField);
   const shownFields = table.fields.filter((field) => field.id === config.secondaryField);
   const openRecord = useOpenRecord();
+  const adder = useAddRecord(table.id);
+  const { canWriteRecords } = useSpaceRole(table.space_id);
   const pages = useRecordPages(table.id, layoutKey(table.id, 'gallery', view.id, JSON.stringify(body)), body, galleryPageSize);
   const records = useMemo(() => pages.data?.pages.flat() ?? [], [pages.data]);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -45,26 +49,35 @@ export function GalleryView({ table, view, body }: GalleryViewProps) {
 
   if (!imageField) return <p className="form-error" role="alert">This gallery&apos;s image field no longer exists: choose another in its layout settings.</p>;
   return (
-    <div ref={scrollRef} className="gallery-scroll">
-      {pages.isError && (
+    <>
+      {canWriteRecords && (
+        <div className="layout-actions">
+          <Button variant="primary" isDisabled={adder.busy} onPress={() => void adder.add({})}>
+            Add record
+          </Button>
+        </div>
+      )}
+      {(pages.isError || adder.error) && (
         <p className="form-error" role="alert">
-          {pages.error.message}
+          {adder.error ?? pages.error?.message}
         </p>
       )}
-      {pages.isSuccess && records.length === 0 && <p className="kanban-empty">No records</p>}
-      <div role="list" aria-label={`${view.name} cards`} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {rows.flatMap((row) =>
-          Array.from({ length: columns }, (_, column) => {
-            const record = records[row.index * columns + column];
-            if (!record) return null;
-            return (
-              <div key={record.id} role="listitem" className="gallery-card" data-record-id={record.id} style={{ transform: `translate(${column * cardWidth}px, ${row.start}px)`, width: cardWidth - 12, height: rowHeight - 12 }}>
-                <RecordCardBody tid={table.id} record={record} imageFields={[imageField]} shownFields={shownFields} onOpen={openRecord} imageClass="gallery-image" />
-              </div>
-            );
-          }),
-        )}
+      <div ref={scrollRef} className="gallery-scroll">
+        {pages.isSuccess && records.length === 0 && <p className="kanban-empty">No records</p>}
+        <div role="list" aria-label={`${view.name} cards`} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {rows.flatMap((row) =>
+            Array.from({ length: columns }, (_, column) => {
+              const record = records[row.index * columns + column];
+              if (!record) return null;
+              return (
+                <div key={record.id} role="listitem" className="gallery-card" data-record-id={record.id} style={{ transform: `translate(${column * cardWidth}px, ${row.start}px)`, width: cardWidth - 12, height: rowHeight - 12 }}>
+                  <RecordCardBody tid={table.id} record={record} imageFields={[imageField]} shownFields={shownFields} onOpen={openRecord} imageClass="gallery-image" />
+                </div>
+              );
+            }),
+          )}
+        </div>
       </div>
-    </div>
+    </>
   );
 }

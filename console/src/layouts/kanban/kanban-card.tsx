@@ -7,6 +7,12 @@ import { RecordCardBody } from '../record-card';
 /** The drag also carries the card's lane (its option, '' for none): a drop on the same lane only reorders. */
 export const laneDragType = 'application/x-tabula-lane';
 
+/**
+ * A type naming the card's lane by its position: a drop zone sees a drag's types (not its data)
+ * while it hovers, so a lane that cannot reorder refuses its own cards before they are dropped.
+ */
+export const fromLaneType = (laneIndex: number) => `application/x-tabula-from-lane-${laneIndex}`;
+
 export interface Lane {
   /** The option's value; null for the lane of records without one. */
   value: string | null;
@@ -36,7 +42,8 @@ export function KanbanCard({ tid, record, lane, lanes, imageFields, shownFields,
   const title = recordTitle(record);
   // The drag carries the record id. Keyboard users have the select below (hasDragButton keeps
   // react-aria's keyboard drag off the card, whose title button and select take the keys).
-  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), [laneDragType]: lane.value ?? '', 'text/plain': title }], hasDragButton: true, isDisabled: !canDrag });
+  const laneIndex = lanes.findIndex((candidate) => candidate.value === lane.value);
+  const { dragProps, isDragging } = useDrag({ getItems: () => [{ [recordDragType]: String(record.id), [laneDragType]: lane.value ?? '', [fromLaneType(laneIndex)]: String(laneIndex), 'text/plain': title }], hasDragButton: true, isDisabled: !canDrag });
   return (
     <div {...dragProps} className={`kanban-card${isDragging ? ' is-dragging' : ''}`} data-record-id={record.id}>
       <RecordCardBody tid={tid} record={record} imageFields={imageFields} shownFields={shownFields} onOpen={onOpen} imageClass="kanban-image" />

@@ -4,8 +4,9 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import { isTextDropItem } from 'react-aria-components';
 import type { Field } from '../../api/types';
 import { DropTarget } from '../drop-target';
+import { Button } from '../../ui/button';
 import { countRecords, layoutKey, recordDragType, useRecordPages, withFilters } from '../layout-data';
-import { KanbanCard, laneDragType, type Lane } from './kanban-card';
+import { fromLaneType, KanbanCard, laneDragType, type Lane } from './kanban-card';
 import { orderValueAt, type LaneOrder } from './lane-order';
 
 /** Cards fetched per request as a lane scrolls. */
@@ -28,14 +29,18 @@ interface KanbanLaneProps {
   onOpen(rid: number): void;
   /** A card's new lane (undefined: same lane) and its new order value. */
   onMove(rid: number, lane: string | null | undefined, orderValue?: number): void;
+  /** Creates a record in this lane (with its option) and opens it; disabled while one is being created. Absent for a user who may not create records. */
+  onAdd?(lane: string | null): void;
+  adding: boolean;
 }
 
 /**
  * One lane: its records (the view's query narrowed to the lane's option) fetched page by page as
  * it scrolls, only the cards in sight rendered (TanStack Virtual), its count from records/count.
  */
-export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, canMove, body, imageFields, shownFields, onOpen, onMove }: KanbanLaneProps) {
+export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, canMove, body, imageFields, shownFields, onOpen, onMove, onAdd, adding }: KanbanLaneProps) {
   const headingId = useId();
+  const laneIndex = lanes.findIndex((candidate) => candidate.value === lane.value);
   const laneBody = useMemo(() => withFilters(body, [lane.value === null ? { column: categoryField.id, compare: 'is_empty' } : { column: categoryField.id, compare: '=', value: lane.value }]), [body, lane.value, categoryField.id]);
   const bodyJson = JSON.stringify(laneBody);
   const pages = useRecordPages(tid, layoutKey(tid, 'kanban', viewId, bodyJson), laneBody, lanePageSize);
@@ -62,11 +67,17 @@ export function KanbanLane({ tid, viewId, categoryField, lane, lanes, order, can
           </span>
         )}
       </h2>
+      {onAdd && (
+        <Button variant="quiet" className="kanban-add" aria-label={`Add record to ${lane.label}`} isDisabled={adding} onPress={() => onAdd(lane.value)}>
+          <span aria-hidden="true">+ </span>Add record
+        </Button>
+      )}
       <DropTarget
         droppable={canMove || !!order}
         className="kanban-drop"
         aria-label={`Drop a card on ${lane.label}`}
-        getDropOperation={(types) => (types.has(recordDragType) ? 'move' : 'cancel')}
+        // Without a number sort a lane's own cards have nowhere else to go in it: it refuses them.
+        getDropOperation={(types) => (!types.has(recordDragType) || (!order && types.has(fromLaneType(laneIndex))) ? 'cancel' : 'move')}
         onDrop={async (event) => {
           const item = event.items.find(isTextDropItem);
           if (!item) return;

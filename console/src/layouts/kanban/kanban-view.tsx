@@ -2,11 +2,11 @@ import { useState } from 'react';
 import type { Table } from '../../api/types';
 import { ApiError } from '../../api/client';
 import { useSpaceRole } from '../../api/space-role';
-import type { SavedView } from '../../views-toolbar/view-state';
-import { useOpenRecord, useRecordWrite } from '../layout-data';
+import { sortName, type SavedView } from '../../views-toolbar/view-state';
+import { useAddRecord, useOpenRecord, useRecordWrite } from '../layout-data';
 import type { Lane } from './kanban-card';
 import { KanbanLane } from './kanban-lane';
-import { laneOrder } from './lane-order';
+import { laneOrder, laneSort } from './lane-order';
 
 interface KanbanViewProps {
   table: Table;
@@ -23,6 +23,7 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
   const openRecord = useOpenRecord();
   const write = useRecordWrite(table.id);
   const access = useSpaceRole(table.space_id);
+  const adder = useAddRecord(table.id);
   const [moveError, setMoveError] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
   const config = view.config ?? {};
@@ -31,8 +32,10 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
   const lanes: Lane[] = [...(categoryField.options ?? []).map((option) => ({ value: option.value, label: option.value })), { value: null, label: `No ${categoryField.name}` }];
   const shownFields = table.fields.filter((field) => field.id === config.secondaryField);
   const imageFields = table.fields.filter((field) => field.type === 'file' && field.hidden !== 'always');
-  const sortedBy = laneOrder(table.fields, body, view);
-  const order = sortedBy && access.canEditField(sortedBy.field) ? sortedBy : null;
+  const numberOrder = laneOrder(table.fields, body, view);
+  // Cards are placed by hand only by a user who may write the order field.
+  const order = numberOrder && access.canEditField(numberOrder.field) ? numberOrder : null;
+  const sortedBy = laneSort(body, view).orderBy;
   const canMove = access.canEditField(categoryField);
 
   /** Writes a card's new lane (undefined: it stays in its lane) and its place in the lane's order (when the view sorts by a number field). */
@@ -57,14 +60,36 @@ export function KanbanView({ table, view, body }: KanbanViewProps) {
       <p className="visually-hidden" aria-live="polite">
         {moving ?? ''}
       </p>
-      {moveError && (
+      {(moveError || adder.error) && (
         <p className="form-error" role="alert">
-          {moveError}
+          {moveError ?? adder.error}
+        </p>
+      )}
+      {!numberOrder && canMove && (
+        // Cards keep the view's order: say so, rather than offer a drag within a lane that could not stick.
+        <p className="layout-note">
+          {sortedBy ? `Ordered by ${sortName(table.fields, sortedBy)}` : 'In record order'}; sort by a number field to reorder cards by hand.
         </p>
       )}
       <div className="kanban-lanes">
         {lanes.map((lane) => (
-          <KanbanLane key={lane.value ?? ''} tid={table.id} viewId={view.id} categoryField={categoryField} lane={lane} lanes={lanes} order={order} canMove={canMove} body={body} imageFields={imageFields} shownFields={shownFields} onOpen={openRecord} onMove={move} />
+          <KanbanLane
+            key={lane.value ?? ''}
+            tid={table.id}
+            viewId={view.id}
+            categoryField={categoryField}
+            lane={lane}
+            lanes={lanes}
+            order={order}
+            canMove={canMove}
+            body={body}
+            imageFields={imageFields}
+            shownFields={shownFields}
+            onOpen={openRecord}
+            onMove={move}
+            onAdd={access.canWriteRecords ? (lane) => void adder.add(lane === null ? {} : { [categoryField.id]: lane }) : undefined}
+            adding={adder.busy}
+          />
         ))}
       </div>
     </div>

@@ -6,12 +6,21 @@ export interface LaneOrder {
   dir: 'A' | 'D';
 }
 
-/** The order a kanban's lanes follow: the saved view's sort, or the toolbar's when it changed it; only a number field can be written between two cards. */
-export function laneOrder(fields: Field[], body: Record<string, unknown>, view: { order_by: string | null; order_dir: 'A' | 'D' | null }): LaneOrder | null {
-  const orderBy = body.view_id !== undefined ? view.order_by : (body.order_by as string | undefined);
+type ViewSort = { order_by: string | null; order_dir: 'A' | 'D' | null };
+
+/** The sort the lanes follow: the saved view's while it is shown as saved, or the toolbar's once it changed it. */
+export function laneSort(body: Record<string, unknown>, view: ViewSort): { orderBy: string | null; dir: 'A' | 'D' } {
+  const saved = body.view_id !== undefined;
+  const orderBy = (saved ? view.order_by : (body.order_by as string | undefined)) ?? null;
+  const dir = (saved ? view.order_dir : (body.order_dir as 'A' | 'D' | undefined)) ?? 'A';
+  return { orderBy, dir };
+}
+
+/** The lanes' order when cards can be placed by hand: only a number field can be written between two cards. */
+export function laneOrder(fields: Field[], body: Record<string, unknown>, view: ViewSort): LaneOrder | null {
+  const { orderBy, dir } = laneSort(body, view);
   const field = fields.find((candidate) => candidate.id === orderBy);
   if (!field || field.type !== 'number') return null;
-  const dir = (body.view_id !== undefined ? view.order_dir : (body.order_dir as 'A' | 'D' | undefined)) ?? 'A';
   return { field, dir };
 }
 
