@@ -76,6 +76,8 @@ interface Run {
   longestTaskMs: number;
   /** File picked → preview shown: read, parsed (worker) and handed over. */
   parseMs: number;
+  /** Records whose row comes before the previous record's in the file, in id order (0: ids follow the file). */
+  outOfFileOrder: number;
 }
 
 /** Runs in the page before its scripts: every API call's path, from the fetch call to its answer's headers. */
@@ -113,13 +115,18 @@ async function measure(page: Page, url: string, csvFile: string, cdpProfile: str
   // The probe: a rAF loop (the longest gap between frames) and long tasks, from the click until the report shows.
   const probe = page.evaluate(
     () =>
-      new Promise<{ clicked: number; reported: number; maxFrameGapMs: number; longestTaskMs: number }>((resolve) => {
+      new Promise<{ clicked: number; reported: number; maxFrameGapMs: number; longestTaskMs: number; longTasks: string[] }>((resolve) => {
         let clicked = 0;
         let last = 0;
         let maxFrameGapMs = 0;
         let longestTaskMs = 0;
+        const longTasks: string[] = [];
         const observer = new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) if (clicked && entry.startTime >= clicked) longestTaskMs = Math.max(longestTaskMs, entry.duration);
+          for (const entry of list.getEntries()) {
+            if (!clicked || entry.startTime < clicked) continue;
+            longestTaskMs = Math.max(longestTaskMs, entry.duration);
+            longTasks.push(`${Math.round(entry.duration)} ms at +${Math.round(entry.startTime - clicked)} ms`);
+          }
         });
         observer.observe({ type: 'longtask', buffered: false });
         document.addEventListener('click', () => ((clicked = performance.now()), (last = clicked)), { capture: true, once: true });
@@ -133,7 +140,7 @@ async function measure(page: Page, url: string, csvFile: string, cdpProfile: str
             // Long tasks are reported after they end: give the last ones a moment.
             setTimeout(() => {
               observer.disconnect();
-              resolve({ clicked, reported, maxFrameGapMs, longestTaskMs });
+              resolve({ clicked, reported, maxFrameGapMs, longestTaskMs, longTasks });
             }, 100);
           } else requestAnimationFrame(frame);
         };
@@ -142,6 +149,7 @@ async function measure(page: Page, url: string, csvFile: string, cdpProfile: str
   );
   await page.getByRole('button', { name: `Import ${rows.toLocaleString('en')} rows` }).click();
   const seen = await probe;
+  if (seen.longTasks.length) console.log(`long tasks after the click (report at +${Math.round(seen.reported - seen.clicked)} ms): ${seen.longTasks.join(', ')}`);
   await page.getByRole('region', { name: 'Import report' }).getByText(`Imported ${rows.toLocaleString('en')} records.`).waitFor({ timeout: 5_000 });
   if (cdp && cdpProfile) {
     const { profile: written } = await cdp.send('Profiler.stop');
@@ -175,6 +183,7 @@ async function measure(page: Page, url: string, csvFile: string, cdpProfile: str
     maxFrameGapMs: seen.maxFrameGapMs,
     longestTaskMs: seen.longestTaskMs,
     parseMs,
+    outOfFileOrder: 0,
   };
 }
 
@@ -252,6 +261,10 @@ async function main() {
       const result = await measure(page, `${server.url}/space/${space.id}/table/${table.id}`, csvFile, profile && run === runs - 1 ? pageProfile : null);
       const { count } = await call<{ count: number }>(`/api/table/${table.id}/records/count`, {});
       if (count !== rows) throw new Error(`the table holds ${count} records, not ${rows}`);
+      // In id order, the rows' numbers (the name's last word): each one above the one before when ids follow the file.
+      const byId = await call<{ id: number; data: { name: string } }[]>(`/api/table/${table.id}/records/export`, { format: 'json', fields: ['name'], order_by: 'id' });
+      const numbers = byId.map((record) => Number(record.data.name.split(' ').at(-1)));
+      result.outOfFileOrder = numbers.filter((number, index) => index > 0 && number < numbers[index - 1]).length;
       results.push(result);
       console.log(`run ${run + 1}: ${JSON.stringify(Object.fromEntries(Object.entries(result).map(([name, value]) => [name, Math.round(value)])))}`);
       await context.close();
@@ -271,6 +284,7 @@ async function main() {
     console.log(`| longest gap between animation frames | ${ms('maxFrameGapMs')} | |`);
     console.log(`| longest main-thread task | ${ms('longestTaskMs')} | |`);
     console.log(`| file picked → preview (read, parse in the worker) | ${ms('parseMs')} | |`);
+    console.log(`| records out of the file's order, by id (max) | ${Math.max(...results.map((r) => r.outOfFileOrder))} | |`);
   } finally {
     await browser.close();
     await stopProcess(server.child);

@@ -112,7 +112,7 @@ export function ImportDialog({ table }: { table: Table }) {
     }
     // The table's live stream in this tab is held closed meanwhile: it would bring back every
     // imported record as a change of its own and refetch the grid and its count every 100 ms,
-    // work the server does between batches (docs/decisions.md, "Console: live views, CSV import").
+    // work the server does between batches (docs/decisions.md, "Console: live views, CSV import and export").
     const resumeLive = pauseLiveTable(table.id);
     let sent: SendResult;
     try {
