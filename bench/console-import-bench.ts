@@ -235,7 +235,11 @@ async function main() {
   }
   if (profile) fs.mkdirSync(profileDir, { recursive: true });
   const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const server = await startProcess(process.execPath, [...nodeArgs, path.join(buildDir, 'dist/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], env);
+  const server = await startProcess(process.execPath, [...nodeArgs, path.join(buildDir, 'dist/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], env).catch(async (error: unknown) => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (engine === 'postgres') await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    throw error;
+  });
   const saved = fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8');
   const email = /"email":\s*"([^"]+)"/.exec(saved)?.[1] ?? 'admin@localhost';
   const password = /"password":\s*"([^"]+)"/.exec(saved)?.[1] ?? '';
