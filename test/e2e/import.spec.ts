@@ -94,6 +94,11 @@ test('import: bad rows are reported by line and nothing is written; a mapping to
     ['Grace', 2, 'blue, green'],
   ]);
   await screenshot(page, 'import-done');
+
+  // The table's live stream, held closed while the import sent its rows, follows changes again.
+  await tabula.api(`/api/table/${table.id}/records/create`, { data: { name: 'Zed', amount: 9 } });
+  await expect(page.getByText('3 records', { exact: true })).toBeVisible();
+  await expect(page.getByRole('gridcell', { name: 'Zed', exact: true })).toBeVisible();
 });
 
 test('export downloads the records the toolbar shows (its search and sort), every one of them', async ({ page, tabula }) => {

@@ -8,7 +8,8 @@ import { Button } from '../ui/button';
 import { CellRefused, convertRow, guessTargets, mappingProblem, type ColumnTarget, type ImportAccess } from './csv-cells';
 import { fieldOfTarget, ImportMapping } from './import-mapping';
 import { parseCsv, type ParsedCsv } from './parse-csv';
-import { sendRows, type PendingRow, type Rejection } from './send-import';
+import { pauseLiveTable } from '../live/use-live-table';
+import { sendRows, type PendingRow, type Rejection, type SendResult } from './send-import';
 
 /** Rows converted and checked between two pauses of the page's thread. */
 const checkChunk = 2000;
@@ -109,7 +110,16 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
         delete row.data[placeholder];
       }
     }
-    const sent = await sendRows(table.id, pending, keepValid, (count) => setStep({ kind: 'sending', sent: count, total: pending.length }));
+    // The table's live stream in this tab is held closed meanwhile: it would bring back every
+    // imported record as a change of its own and refetch the grid and its count every 100 ms,
+    // work the server does between batches (docs/decisions.md, "Console: live views, CSV import and export").
+    const resumeLive = pauseLiveTable(table.id);
+    let sent: SendResult;
+    try {
+      sent = await sendRows(table.id, pending, keepValid, (count) => setStep({ kind: 'sending', sent: count, total: pending.length }));
+    } finally {
+      resumeLive();
+    }
     const all = [...rejected, ...sent.rejected].sort((a, b) => a.line - b.line);
     const takenBack = sent.failure !== undefined || (sent.rejected.length > 0 && !keepValid);
     if (takenBack && sent.leftOver === 0) await deleteFields(table.id, slugs);

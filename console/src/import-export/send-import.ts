@@ -3,8 +3,10 @@ import { api, ApiError, unwrap } from '../api/client';
 /** Records per create_batch call: the endpoint's limit. */
 export const batchSize = 1000;
 /**
- * Batches sent at once: one, so that records get ids in the file's order (two in flight measured
- * ~30% faster here, noisily, but interleave). The loop below takes any number.
+ * Batches sent at once: one, so that records get ids in the file's order. Two in flight
+ * (bench/console-import-bench.ts, 100,000 rows, same loaded machine) were no faster on SQLite
+ * (one writer) and ~35 % faster on PostgreSQL, but put ~10 (SQLite) to ~600 (PostgreSQL)
+ * records out of the file's order. The loop below takes any number.
  */
 const inFlight = 1;
 

@@ -27,6 +27,8 @@ export class TableStream {
   private retryMs = retryFirstMs;
   private stopped = false;
   private everOpened = false;
+  /** Holds of `pause()` not yet released: while any, the stream stays closed. */
+  private pauses = 0;
 
   constructor(
     private readonly queryClient: QueryClient,
@@ -46,8 +48,29 @@ export class TableStream {
     this.close();
   }
 
+  /**
+   * Closes the stream while the tab itself writes a burst (a CSV import): the tab is not sent
+   * its own changes one by one, nor refetches its views every 100 ms meanwhile. `resume()`
+   * reopens it at now, without a cursor, which refetches every record query of the table once:
+   * what anyone changed meanwhile is in that refetch.
+   */
+  pause(): void {
+    this.pauses += 1;
+    clearTimeout(this.retryTimer);
+    this.close();
+  }
+
+  resume(): void {
+    this.pauses = Math.max(0, this.pauses - 1);
+    if (this.pauses > 0) return;
+    // Opened without a cursor after having been open, the stream refetches what happened meanwhile (onopen).
+    this.lastSeq = null;
+    this.everOpened = true;
+    if (navigator.onLine) this.open();
+  }
+
   private open(): void {
-    if (this.stopped || this.source) return;
+    if (this.stopped || this.pauses > 0 || this.source) return;
     const after = this.lastSeq === null ? '' : `?after=${this.lastSeq}`;
     const source = new EventSource(`/api/table/${this.tid}/changes/stream${after}`, { withCredentials: true });
     this.source = source;

@@ -26,3 +26,20 @@ export function useLiveTable(tid: number): void {
     };
   }, [queryClient, tid]);
 }
+
+/**
+ * Holds table `tid`'s stream in this tab closed until the answer is called (TableStream.pause):
+ * for a burst of the tab's own writes, such as a CSV import of 100,000 rows, whose changes would
+ * otherwise come back one frame each and refetch the open views every 100 ms. When released,
+ * the stream reopens at now and the table's record queries are refetched once.
+ */
+export function pauseLiveTable(tid: number): () => void {
+  const entry = streams.get(tid);
+  entry?.stream.pause();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    entry?.stream.resume();
+  };
+}

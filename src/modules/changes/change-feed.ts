@@ -5,7 +5,7 @@ import { TooManyStreamsError } from '../../shared/errors.js';
 import type { ChangeRow } from './change.js';
 import { changeFrame, openedFrame, resyncFrame } from './change-frames.js';
 import { listAllChanges, listChanges, lastSeq, purgedThrough } from './changes.repository.js';
-import { ChangeSubscriber, type FeedSettings, type StreamFilter, type SubscriberHost } from './change-subscriber.js';
+import { ChangeSubscriber, corkStream, type FeedSettings, type StreamFilter, type SubscriberHost } from './change-subscriber.js';
 import type { WriteUnit } from './write-unit.js';
 
 export type { FeedSettings, StreamFilter } from './change-subscriber.js';
@@ -109,9 +109,8 @@ export function createChangeFeed(deps: { database: Database; unit: WriteUnit; da
         if (!subscribers) continue;
         for (const subscriber of subscribers) {
           if (subscriber.mode !== 'live') continue;
-          if (!subscriber.corked) {
-            subscriber.corked = true;
-            subscriber.res.cork();
+          if (!subscriber.uncork) {
+            subscriber.uncork = corkStream(subscriber.res);
             touched.push(subscriber);
           }
           subscriber.deliver(seq, frame);
@@ -119,8 +118,9 @@ export function createChangeFeed(deps: { database: Database; unit: WriteUnit; da
       }
     }
     for (const subscriber of touched) {
-      subscriber.corked = false;
-      subscriber.res.uncork();
+      const uncork = subscriber.uncork!;
+      subscriber.uncork = null;
+      uncork();
     }
   }
 
