@@ -664,10 +664,16 @@ describe('records query', () => {
         clockAt = new Date(Date.UTC(2024, 0, 1, 0, 0, (i * 7) % 13)).toISOString();
         rows.push(await createRecord(sortTable, data));
       }
+      // Each update changes the heading and puts it back (an update that changes nothing writes
+      // nothing, updated_at included): the values stay those above, updated_at moves.
+      const touch = async (row: { id: number }, heading: string) => {
+        await post(`/api/table/${sortTable}/record/${row.id}/update`, { data: { heading: `${heading} (draft)` } });
+        await post(`/api/table/${sortTable}/record/${row.id}/update`, { data: { heading } });
+      };
       clockAt = new Date(Date.UTC(2024, 0, 2)).toISOString();
-      await post(`/api/table/${sortTable}/record/${rows[3].id}/update`, { data: { heading: 'zebra' } });
+      await touch(rows[3], 'zebra');
       clockAt = new Date(Date.UTC(2024, 0, 1, 12)).toISOString();
-      await post(`/api/table/${sortTable}/record/${rows[0].id}/update`, { data: { heading: 'Äpfel' } });
+      await touch(rows[0], 'Äpfel');
       clockAt = FIXED;
       const response = await query(sortTable, { limit: 1000 });
       rows = response.body;
