@@ -91,11 +91,28 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 }
 
-/** A fresh browser context signed in as the server's owner (a session, as a person), ready for the benches' page functions. */
+/** The owner's session, signed in once per server: sign-ins are limited to 10 a minute per e-mail and address (src/http/login-throttle.ts). */
+const sessions = new WeakMap<BenchServer, Promise<Awaited<ReturnType<BrowserContext['storageState']>>>>();
+
+async function signIn(browser: Browser, server: BenchServer) {
+  const context = await browser.newContext();
+  try {
+    const login = await context.request.post(`${server.url}/api/auth/login`, { data: { email: server.email, password: server.password } });
+    if (!login.ok()) throw new Error(`login: ${login.status()} ${await login.text()}`);
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * A fresh browser context (its own cache, storage and connections, as another browser) holding
+ * the server's owner's session, ready for the benches' page functions.
+ */
 export async function signedInContext(browser: Browser, server: BenchServer, viewport: { width: number; height: number }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
-  const login = await context.request.post(`${server.url}/api/auth/login`, { data: { email: server.email, password: server.password } });
-  if (!login.ok()) throw new Error(`login: ${login.status()} ${await login.text()}`);
+  let session = sessions.get(server);
+  if (!session) sessions.set(server, (session = signIn(browser, server)));
+  const context = await browser.newContext({ viewport, storageState: await session });
   // tsx compiles the benches' page functions with esbuild's keepNames, which calls __name.
   await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
   return context;
