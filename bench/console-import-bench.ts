@@ -16,10 +16,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import pg from 'pg';
+import type { Page } from 'playwright-core';
+import { launchChromium, signedInContext, startBenchServer } from './console-server.js';
 import { createRandom, makeWords } from './dataset.js';
-import { startProcess, stopProcess } from './processes.js';
 
 const argument = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -31,8 +30,6 @@ const runs = Number(argument('runs', '3'));
 const profile = process.argv.includes('--profile');
 const buildDir = argument('build', '.');
 const watchers = Number(argument('watchers', '0'));
-const adminUrl = process.env.TABULA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const chromiumPath = process.env.TABULA_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const profileDir = path.join(os.tmpdir(), 'tabula-import-bench-profiles');
 const target = { rowsPerSecond: 10_000 };
 const stages = ['lead', 'qualified', 'proposal', 'won', 'lost'];
@@ -216,53 +213,20 @@ function topFunctions(file: string, count = 20): string[] {
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(buildDir, 'console/dist/index.html')) || !fs.existsSync(path.join(buildDir, 'dist/main.js'))) throw new Error('run npm run build first');
   const csvFile = writeCsv();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-import-bench-'));
-  const env: Record<string, string> = { TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'error' };
-  const database = `tabula_import_bench_${process.pid}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  if (engine === 'postgres') {
-    await admin(`CREATE DATABASE ${database}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${database}`;
-    env.DATABASE_URL = url.toString();
-  }
   if (profile) fs.mkdirSync(profileDir, { recursive: true });
   const nodeArgs = profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const server = await startProcess(process.execPath, [...nodeArgs, path.join(buildDir, 'dist/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], env).catch(async (error: unknown) => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres') await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    throw error;
-  });
-  const saved = fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8');
-  const email = /"email":\s*"([^"]+)"/.exec(saved)?.[1] ?? 'admin@localhost';
-  const password = /"password":\s*"([^"]+)"/.exec(saved)?.[1] ?? '';
-  const key = /"(?:api_key|key|secret)":\s*"([^"]+)"/.exec(saved)?.[1];
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const server = await startBenchServer({ name: 'import-bench', engine, buildDir, nodeArgs });
+  const browser = await launchChromium();
   const pageProfile = path.join(profileDir, `page-${engine}.cpuprofile`);
   try {
-    if (!key) throw new Error('no API key printed');
-    const call = async <T>(pathname: string, body: unknown): Promise<T> => {
-      const response = await fetch(server.url + pathname, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as T;
-    };
+    const call = server.call;
     const space = await call<{ id: number }>('/api/spaces/create', { name: 'Import bench' });
     const results: Run[] = [];
     for (let run = 0; run < runs; run += 1) {
       // A fresh table per run: every run imports into an empty table.
       const table = await call<{ id: number }>(`/api/space/${space.id}/tables/create`, { name: `Contacts ${run + 1}`, fields, title_field: 'name' });
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const login = await context.request.post(`${server.url}/api/auth/login`, { data: { email, password } });
-      if (!login.ok()) throw new Error(`login: ${login.status()} ${await login.text()}`);
-      // tsx compiles the page functions below with esbuild's keepNames, which calls __name.
-      await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+      const context = await signedInContext(browser, server, { width: 1280, height: 800 });
       await context.addInitScript(timeCalls);
       const tableUrl = `${server.url}/space/${space.id}/table/${table.id}`;
       for (let watcher = 0; watcher < watchers; watcher += 1) {
@@ -300,9 +264,7 @@ async function main() {
     console.log(`| records out of the file's order, by id (max) | ${Math.max(...results.map((r) => r.outOfFileOrder))} | |`);
   } finally {
     await browser.close();
-    await stopProcess(server.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres') await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await server.stop();
   }
   if (profile) {
     console.log(`\nPage (main thread), last run, by self time (${pageProfile}):`);

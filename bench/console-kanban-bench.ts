@@ -3,13 +3,10 @@
 // single-select field, then in Debian's Chromium (never downloaded): the time from navigation to
 // the first cards painted, how many records the opening fetched (a page per lane, not all), and
 // what scrolling one lane to its end fetches.
-//   node --import tsx bench/console-kanban-bench.ts [--cards 10000] [--runs 3]
-// Needs `npm run build` first (dist/ and console/dist/). SQLite only.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { startProcess, stopProcess } from './processes.js';
+//   node --import tsx bench/console-kanban-bench.ts [--cards 10000] [--runs 3] [--engine sqlite|postgres]
+// Needs `npm run build` first (dist/ and console/dist/).
+import type { Page } from 'playwright-core';
+import { launchChromium, signedInContext, startBenchServer, type BenchServer } from './console-server.js';
 
 const argument = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -17,18 +14,13 @@ const argument = (name: string, fallback: string) => {
 };
 const cards = Number(argument('cards', '10000'));
 const runs = Number(argument('runs', '3'));
-const chromiumPath = process.env.TABULA_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const engine = argument('engine', 'sqlite');
 const lanes = ['lead', 'qualified', 'proposal', 'won', 'lost'];
 const firstCardsTargetMs = 1000;
 
-async function load(base: string, key: string): Promise<{ sid: number; tid: number }> {
-  const call = async <T>(pathname: string, body: unknown): Promise<T> => {
-    const response = await fetch(base + pathname, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
-  const space = await call<{ id: number }>('/api/spaces/create', { name: 'Kanban bench' });
-  const table = await call<{ id: number }>(`/api/space/${space.id}/tables/create`, {
+async function load(server: BenchServer): Promise<{ sid: number; tid: number }> {
+  const space = await server.call<{ id: number }>('/api/spaces/create', { name: 'Kanban bench' });
+  const table = await server.call<{ id: number }>(`/api/space/${space.id}/tables/create`, {
     name: 'Deals',
     fields: [
       { name: 'Name', type: 'text' },
@@ -38,7 +30,7 @@ async function load(base: string, key: string): Promise<{ sid: number; tid: numb
   });
   for (let start = 0; start < cards; start += 1000) {
     const records = Array.from({ length: Math.min(1000, cards - start) }, (_, index) => ({ data: { name: `Deal ${start + index + 1}`, stage: lanes[(start + index) % lanes.length], amount: start + index } }));
-    await call(`/api/table/${table.id}/records/create_batch`, { records });
+    await server.call(`/api/table/${table.id}/records/create_batch`, { records });
   }
   return { sid: space.id, tid: table.id };
 }
@@ -91,38 +83,28 @@ async function measure(page: Page, url: string): Promise<Run> {
 }
 
 async function main() {
-  if (!fs.existsSync('console/dist/index.html') || !fs.existsSync('dist/main.js')) throw new Error('run npm run build first');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-kanban-bench-'));
-  const server = await startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], { TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'error' });
-  const saved = fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8');
-  const email = /"email":\s*"([^"]+)"/.exec(saved)?.[1] ?? 'admin@localhost';
-  const password = /"password":\s*"([^"]+)"/.exec(saved)?.[1] ?? '';
-  const key = /"(?:api_key|key|secret)":\s*"([^"]+)"/.exec(saved)?.[1];
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const server = await startBenchServer({ name: 'kanban-bench', engine });
+  const browser = await launchChromium();
   try {
-    if (!key) throw new Error('no API key printed');
     console.log(`Loading ${cards.toLocaleString('en')} cards over ${lanes.length} lanes…`);
-    const { sid, tid } = await load(server.url, key);
+    const { sid, tid } = await load(server);
     const results: Run[] = [];
     let viewUrl = '';
     for (let run = 0; run < runs; run += 1) {
-      const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
-      const login = await context.request.post(`${server.url}/api/auth/login`, { data: { email, password } });
-      if (!login.ok()) throw new Error(`login: ${login.status()} ${await login.text()}`);
+      const context = await signedInContext(browser, server, { width: 1600, height: 900 });
       if (!viewUrl) {
         // Views are created by sessions only.
         const view = await context.request.post(`${server.url}/api/table/${tid}/views/create`, { data: { name: 'Pipeline', type: 'kanban', config: { categoryField: 'stage' } } });
         if (!view.ok()) throw new Error(`views/create: ${view.status()} ${await view.text()}`);
         viewUrl = `${server.url}/space/${sid}/table/${tid}/view/${((await view.json()) as { id: number }).id}`;
       }
-      await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
       const page = await context.newPage();
       results.push(await measure(page, viewUrl));
       await context.close();
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const pick = (name: keyof Run) => median(results.map((result) => result[name]));
-    console.log(`\nConsole kanban, ${cards.toLocaleString('en')} cards in ${lanes.length} lanes, SQLite, Chromium 1600×900 headless, median of ${runs} runs\n`);
+    console.log(`\nConsole kanban, ${cards.toLocaleString('en')} cards in ${lanes.length} lanes, ${engine}, Chromium 1600×900 headless, median of ${runs} runs\n`);
     console.log(`| measure | result | target |\n|---|---|---|`);
     console.log(`| first cards painted after navigation | ${pick('firstCardsMs').toFixed(0)} ms | ≤ ${firstCardsTargetMs} ms (${pick('firstCardsMs') <= firstCardsTargetMs ? 'met' : 'MISSED'}) |`);
     console.log(`| records fetched to open the board | ${pick('openRecords')} in ${pick('openQueries')} records/query | not all ${cards} |`);
@@ -130,8 +112,7 @@ async function main() {
     console.log(`\nper run: ${JSON.stringify(results.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Math.round(v)]))))}`);
   } finally {
     await browser.close();
-    await stopProcess(server.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

@@ -36,6 +36,10 @@ describe('calendar range', () => {
     expect(eventDays('2026-11-29', '2026-12-02', '2026-11-01', '2026-11-30')).toEqual(['2026-11-29', '2026-11-30']);
     expect(eventDays('2026-11-05', null, '2026-11-01', '2026-11-30')).toEqual(['2026-11-05']);
     expect(eventDays('2026-12-05', null, '2026-11-01', '2026-11-30')).toEqual([]);
+    // One-day events (no end, or an end not after the start) are placed without parsing: the range's bounds included.
+    expect(eventDays('2026-11-01', '2026-11-01', '2026-11-01', '2026-11-30')).toEqual(['2026-11-01']);
+    expect(eventDays('2026-11-30', '2026-11-20', '2026-11-01', '2026-11-30')).toEqual(['2026-11-30']);
+    expect(eventDays('2026-10-31', null, '2026-11-01', '2026-11-30')).toEqual([]);
   });
 
   it('moves the start (keeping its time) and the end by as many days', () => {

@@ -79,7 +79,11 @@ export function CalendarView({ table, view, body }: CalendarViewProps) {
     for (const record of events.data ?? []) {
       const start = dayOf(record.data[startField.id]);
       if (!start) continue;
-      for (const day of eventDays(start, endField ? dayOf(record.data[endField.id]) : null, firstDay, lastDay)) map.set(day, [...(map.get(day) ?? []), record]);
+      for (const day of eventDays(start, endField ? dayOf(record.data[endField.id]) : null, firstDay, lastDay)) {
+        const list = map.get(day);
+        if (list) list.push(record);
+        else map.set(day, [record]);
+      }
     }
     return map;
   }, [events.data, startField, endField, firstDay, lastDay]);
