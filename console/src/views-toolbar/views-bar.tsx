@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Field } from '../api/types';
 import { configBody, configErrorKey, configOfView, defaultConfig, layoutTypes, type LayoutConfig, type LayoutType } from '../layouts/layout-config';
@@ -46,10 +46,18 @@ export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, canM
   const [confirmDelete, setConfirmDelete] = useState(false);
   const saved = view && view.id !== 0 ? view : undefined;
   const layoutVersion = JSON.stringify([view?.id, currentLayout, view?.config ?? null]);
+  // What the person chose in the form stays while the view they chose it on is shown: a view
+  // that arrives (the views list answering after they picked a layout) or is refreshed must not
+  // undo it. Another view, or a save, starts the form again from the view shown.
+  const edited = useRef(false);
+  const formView = useRef(view?.id);
   useEffect(() => {
+    const otherView = formView.current !== undefined && formView.current !== view?.id;
+    formView.current = view?.id;
+    if (edited.current && !otherView) return;
+    edited.current = false;
     setLayout(currentLayout);
     setConfig(configOfView(currentLayout, view?.config));
-    // Taken again when the view or its saved layout changes (another view, "Layout settings"), not on each render.
   }, [layoutVersion]);
 
   const run = async (action: () => Promise<number | null>) => {
@@ -97,6 +105,7 @@ export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, canM
                 storeWidths(tid, created.id, state.widths);
                 setName('');
                 setAsDefault(false);
+                edited.current = false;
                 return created.id;
               });
             }}
@@ -116,10 +125,14 @@ export function ViewsBar({ tid, fields, baseUrl, views, view, state, dirty, canM
               type={layout}
               config={config}
               onTypeChange={(type) => {
+                edited.current = true;
                 setLayout(type);
                 setConfig(defaultConfig(type, fields));
               }}
-              onConfigChange={setConfig}
+              onConfigChange={(next) => {
+                edited.current = true;
+                setConfig(next);
+              }}
               error={configError ? { key: configErrorKey(configError) ?? 'type', message: configError } : null}
             />
             <label className="checkbox-field">
