@@ -61,7 +61,9 @@ describe('corkStream', () => {
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, index) => index + 1));
   });
 
-  it('(what it guards against: res.cork alone writes each frame on its own)', async () => {
+  // Node.js 22's `ServerResponse.uncork` sends what it held one write a chunk; Node.js 24's sends
+  // it in one write, so there the guard has nothing to guard against (and stays harmless).
+  it.runIf(Number(process.versions.node.split('.')[0]) < 24)('(what it guards against, on Node.js 22: res.cork alone writes each frame on its own)', async () => {
     const result = await serve((res, frames) => {
       res.cork();
       for (const frame of frames) res.write(frame);
