@@ -60,7 +60,7 @@ export async function buildApp(container: Container, options: AppOptions = {}) {
   registerValidators(app);
   registerJsonBodyParser(app);
   // First, so that its hook counts every answer, refusals by later hooks included.
-  if (container.config.metrics) registerMetrics(app, createMetrics({ database: container.database, jobs: container.services.jobs }), container.config.metricsToken);
+  if (container.config.metrics) registerMetrics(app, createMetrics({ database: container.database, jobs: container.services.jobs, webhooks: container.services.webhookDelivery }), container.config.metricsToken);
   // The console's page answers the GETs no route takes outside /api/, /docs and /healthz (client-side routes).
   const consolePage = options.consoleDir ? loadConsole(options.consoleDir) : null;
   if (options.consoleDir && !consolePage) app.log.warn(`The web console is not built (no ${options.consoleDir}/index.html): run npm run build. Serving the API alone.`);

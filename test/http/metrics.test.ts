@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../build-test-app.js';
-import { call, createAccount } from '../factories.js';
+import { call, createAccount, createSpace, createTable } from '../factories.js';
+import { startReceiver } from '../webhook-receiver.js';
 
 /** The value of one sample line (`name{labels} value`) of a Prometheus text answer, or undefined. */
 function sample(text: string, series: string): number | undefined {
@@ -60,5 +61,46 @@ describe('GET /metrics with TABULA_METRICS_TOKEN', () => {
     const allowed = await call(ctx, 'GET', '/metrics', { headers: { authorization: 'Bearer scrape-secret' } });
     expect(allowed.status).toBe(200);
     expect(allowed.body as string).toContain('tabula_http_requests_total');
+  });
+});
+
+describe('GET /metrics: webhook delivery', () => {
+  const ctx = useTestApp({ env: { TABULA_METRICS: 'on', TABULA_FETCH_ALLOW_HOSTS: '127.0.0.1' }, webhooks: { pollMs: 50, retry: { scheduleMs: [60_000], jitter: 0 } } });
+
+  it('shows webhooks by state, the backlog and its age, and attempts by outcome', async () => {
+    const world = await createAccount(ctx);
+    const space = await createSpace(ctx, world, 'Hooks');
+    const table = await createTable(ctx, world, space.id, { name: 'Deals', fields: [{ id: 'name', name: 'Name', type: 'text' }] });
+    const failing = await startReceiver(() => ({ status: 500 }));
+    const working = await startReceiver();
+    try {
+      for (const target of [failing, working]) {
+        expect((await call(ctx, 'POST', `/api/table/${table.id}/webhooks/create`, { key: world.accountKey, body: { url: target.url } })).status).toBe(200);
+      }
+      const off = await call(ctx, 'POST', `/api/table/${table.id}/webhooks/create`, { key: world.accountKey, body: { url: working.url } });
+      expect((await call(ctx, 'POST', `/api/webhook/${off.body.id}/update`, { key: world.accountKey, body: { active: false } })).status).toBe(200);
+      for (const name of ['one', 'two', 'three']) expect((await call(ctx, 'POST', `/api/table/${table.id}/records/create`, { key: world.accountKey, body: { data: { name } } })).status).toBe(200);
+      // The working receiver takes all three; the failing one is held at the first, its retry a minute away.
+      await working.waitFor(3);
+      await failing.waitFor(1);
+      let text = '';
+      for (let tries = 0; tries < 100; tries++) {
+        text = (await call(ctx, 'GET', '/metrics')).body as string;
+        if (sample(text, 'tabula_webhook_backlog') === 3 && sample(text, 'tabula_webhooks{state="failing"}') === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(sample(text, 'tabula_webhooks{state="active"}')).toBe(2);
+      expect(sample(text, 'tabula_webhooks{state="failing"}')).toBe(1);
+      expect(sample(text, 'tabula_webhooks{state="disabled"}')).toBe(1);
+      // The failing webhook has the three changes still to go through; the working one none.
+      expect(sample(text, 'tabula_webhook_backlog')).toBe(3);
+      expect(sample(text, 'tabula_webhook_backlog_oldest_seconds')).toBeGreaterThanOrEqual(0);
+      expect(text).toMatch(/^tabula_webhook_backlog_oldest_seconds \d/m);
+      expect(sample(text, 'tabula_webhook_attempts_total{outcome="succeeded"}')).toBe(3);
+      expect(sample(text, 'tabula_webhook_attempts_total{outcome="failed"}')).toBe(1);
+    } finally {
+      await failing.close();
+      await working.close();
+    }
   });
 });

@@ -2,6 +2,11 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Database } from '../../db/database.js';
 import { queryGateOccupancy } from '../../db/query-gate.js';
 import type { JobRunner } from '../jobs/job-runner.js';
+import type { WebhookDelivery } from '../webhooks/webhook-delivery.js';
+import { readDeliveryBacklog } from '../webhooks/webhooks.repository.js';
+
+/** Changes counted per webhook for the backlog gauge: past this, the figure says "at least". */
+const backlogCap = 1_000_000;
 
 /**
  * The Prometheus metrics of one process (`TABULA_METRICS=on`), in a registry of its own (never
@@ -9,7 +14,7 @@ import type { JobRunner } from '../jobs/job-runner.js';
  * route's pattern (`/api/table/:tid/records/query`), never the raw URL, so ids make no new series.
  * What the database knows (the change queue) is read at scrape time.
  */
-export function createMetrics(deps: { database: Database; jobs: JobRunner }) {
+export function createMetrics(deps: { database: Database; jobs: JobRunner; webhooks: Pick<WebhookDelivery, 'stats'> }) {
   const registry = new Registry();
   // process_resident_memory_bytes, open descriptors, event loop lag, heap: prom-client's own.
   collectDefaultMetrics({ register: registry });
@@ -61,6 +66,50 @@ export function createMetrics(deps: { database: Database; jobs: JobRunner }) {
         this.inc({ job: name, outcome: 'failed' }, counts.failed);
         this.inc({ job: name, outcome: 'handed back' }, counts.handedBack);
       }
+    },
+  });
+  // Delivery: one read of the webhooks and their tables' pending changes serves the three gauges of a scrape.
+  let backlog: ReturnType<typeof readDeliveryBacklog> | null = null;
+  const readBacklog = () => (backlog ??= readDeliveryBacklog(db, backlogCap).finally(() => setImmediate(() => (backlog = null))));
+  new Gauge({
+    name: 'tabula_webhooks',
+    help: 'Webhooks by state: active (failing ones included), failing (active, retrying after a failed attempt), disabled',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const { active, failing, disabled } = await readBacklog();
+      this.set({ state: 'active' }, active);
+      this.set({ state: 'failing' }, failing);
+      this.set({ state: 'disabled' }, disabled);
+    },
+  });
+  new Gauge({
+    name: 'tabula_webhook_backlog',
+    help: `Changes of their tables that active webhooks have not yet gone past (delivered or skipped by their filters), summed over webhooks; each counted up to ${backlogCap}`,
+    registers: [registry],
+    async collect() {
+      this.set((await readBacklog()).changes);
+    },
+  });
+  new Gauge({
+    name: 'tabula_webhook_backlog_oldest_seconds',
+    help: 'Age of the oldest change an active webhook has not yet gone past; 0 when none waits',
+    registers: [registry],
+    async collect() {
+      const { oldestAt } = await readBacklog();
+      this.set(oldestAt === null ? 0 : Math.max(0, (Date.now() - Date.parse(`${oldestAt.replace(' ', 'T')}Z`)) / 1000));
+    },
+  });
+  new Counter({
+    name: 'tabula_webhook_attempts_total',
+    help: 'Webhook requests this process made, by outcome (succeeded: a 2xx in time; failed: anything else, retried or disabling)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { attempts } = deps.webhooks.stats();
+      this.inc({ outcome: 'succeeded' }, attempts.succeeded);
+      this.inc({ outcome: 'failed' }, attempts.failed);
     },
   });
 

@@ -67,6 +67,8 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
   const settings: DeliverySettings = { ...defaultDeliverySettings, ...deps.settings };
   const owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const working = new Map<number, Promise<void>>();
+  /** Attempts this process made since it started, by outcome (the metrics' counter). */
+  const attempts = { succeeded: 0, failed: 0 };
   let pumping = false;
   let pumpAgain = false;
   let stopped = true;
@@ -229,6 +231,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
           const started = deps.clock.now();
           const result = await attemptDelivery(webhook, row, { box: deps.box, sender: deps.sender, now: started });
           const record = { webhook_id: webhook.id, seq, kind: row.kind, attempt: webhook.attempt + 1, response_code: result.status, response_body: result.body, duration_ms: result.durationMs, error: result.error, at: formatDateTime(deps.clock.now()) };
+          attempts[result.ok ? 'succeeded' : 'failed'] += 1;
           if (!result.ok) return await recordFailure(progress, webhook, record, started, result.retryAfter);
           progress.succeeded({ ...record, status: 'succeeded', next_attempt_at: null });
           Object.assign(webhook, { attempt: 0, failing_since: null });
@@ -292,7 +295,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
       wake();
     },
     /** Webhooks this process is delivering to now. */
-    stats: () => ({ working: working.size, owner }),
+    stats: () => ({ working: working.size, owner, attempts: { ...attempts } }),
     /** Stops taking work and waits for the requests in flight (each bounded by its timeout). */
     async close(): Promise<void> {
       if (stopped) return;

@@ -117,3 +117,46 @@ export async function listSpaceAdmins(db: Db, spaceId: number, accountId: number
   if (owner?.owner_user_id) ids.add(owner.owner_user_id);
   return [...ids];
 }
+
+/** What an operator watches of delivery (the metrics): webhooks by state, and what active ones have yet to go through. */
+export interface DeliveryBacklog {
+  active: number;
+  failing: number;
+  disabled: number;
+  /** Changes of their tables past active webhooks' cursors, summed (each webhook's counted up to the cap). */
+  changes: number;
+  /** When the oldest of those changes was committed; null when there is none. */
+  oldestAt: string | null;
+}
+
+/** Read at scrape time: two indexed look-ups (`changes_table_seq`) per distinct table and cursor of the active webhooks. */
+export async function readDeliveryBacklog(db: Db, capPerWebhook: number): Promise<DeliveryBacklog> {
+  const webhooks = await db.selectFrom('webhooks').select(['table_id', 'cursor', 'active', 'failing_since']).execute();
+  const backlog: DeliveryBacklog = { active: 0, failing: 0, disabled: 0, changes: 0, oldestAt: null };
+  const positions = new Map<string, { tableId: number; cursor: number; webhooks: number }>();
+  for (const webhook of webhooks) {
+    if (webhook.active !== 1) {
+      backlog.disabled += 1;
+      continue;
+    }
+    backlog.active += 1;
+    if (webhook.failing_since !== null) backlog.failing += 1;
+    const key = `${webhook.table_id}:${webhook.cursor}`;
+    const position = positions.get(key) ?? { tableId: webhook.table_id, cursor: Number(webhook.cursor), webhooks: 0 };
+    position.webhooks += 1;
+    positions.set(key, position);
+  }
+  for (const { tableId, cursor, webhooks: count } of positions.values()) {
+    const behind = db.selectFrom('changes').where('table_id', '=', tableId).where('seq', '>', cursor);
+    const counted = await db
+      .selectFrom(behind.select('seq').limit(capPerWebhook).as('pending'))
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirst();
+    const pending = Number(counted?.count ?? 0);
+    if (pending === 0) continue;
+    backlog.changes += pending * count;
+    const oldest = await behind.select('at').orderBy('seq').limit(1).executeTakeFirst();
+    if (oldest && (backlog.oldestAt === null || oldest.at < backlog.oldestAt)) backlog.oldestAt = oldest.at;
+  }
+  return backlog;
+}
