@@ -110,3 +110,27 @@ export function prepareShapedQuery<Shape, Row, Params extends unknown[]>(
 export function rowsOfValues<Column extends string>(columns: readonly Column[], count: number, values: readonly unknown[]): Record<Column, unknown>[] {
   return Array.from({ length: count }, (_, row) => Object.fromEntries(columns.map((column, index) => [column, values[row * columns.length + index]])) as Record<Column, unknown>);
 }
+
+/** SQLite's bound on the parameters of one statement (PostgreSQL's is 65,535). */
+const maxStatementParameters = 32_766;
+
+/**
+ * Rows of each insert statement for `count` new rows of `columns` columns: powers of two, so
+ * that a table's inserts come in a handful of shapes whose compiled statements SQLite keeps (a
+ * thousand sizes would fill its statement cache with megabytes of programs), at most 128 (past
+ * that, compiling and running one statement grows faster than its rows: measured on SQLite,
+ * 1,000 rows in statements of 100 took 8 ms, in one statement 13 ms) and within the bound on
+ * parameters. 1,000 records: 7 × 128 + 64 + 32 + 8.
+ */
+export function insertStatementSizes(count: number, columns: number): number[] {
+  let largest = 1;
+  while (largest * 2 <= 128 && largest * 2 * columns <= maxStatementParameters) largest *= 2;
+  const sizes: number[] = [];
+  for (let left = count; left > 0; ) {
+    let size = largest;
+    while (size > left) size /= 2;
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}

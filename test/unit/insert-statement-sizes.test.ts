@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertStatementSizes } from '../../src/modules/records/record-batches.js';
+import { insertStatementSizes } from '../../src/db/prepared-query.js';
 
 describe('insertStatementSizes: how a batch of new records is cut into insert statements', () => {
   it('cuts 1,000 records of a narrow table into statements of 128 rows and a few powers of two', () => {

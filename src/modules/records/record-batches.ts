@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { insertStatementSizes } from '../../db/prepared-query.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
 import { AppError, ConflictError, ErrorCode, ValidationError } from '../../shared/errors.js';
 import { isStorableId } from '../../shared/ids.js';
@@ -39,30 +40,6 @@ import { assertSameColumns, columnsOf, dataOf, draftsOf, readBefore, rowWith, sc
  */
 
 export const maxBatchRecords = 1000;
-
-/** SQLite's bound on the parameters of one statement (PostgreSQL's is 65,535). */
-const maxStatementParameters = 32_766;
-
-/**
- * Rows of each insert statement for `count` new records of `columns` columns: powers of two, so
- * that a table's inserts come in a handful of shapes whose compiled statements SQLite keeps (a
- * thousand sizes would fill its statement cache with megabytes of programs), at most 128 (past
- * that, compiling and running one statement grows faster than its rows: measured on SQLite,
- * 1,000 rows in statements of 100 took 8 ms, in one statement 13 ms) and within the bound on
- * parameters. 1,000 records: 7 × 128 + 64 + 32 + 8.
- */
-export function insertStatementSizes(count: number, columns: number): number[] {
-  let largest = 1;
-  while (largest * 2 <= 128 && largest * 2 * columns <= maxStatementParameters) largest *= 2;
-  const sizes: number[] = [];
-  for (let left = count; left > 0; ) {
-    let size = largest;
-    while (size > left) size /= 2;
-    sizes.push(size);
-    left -= size;
-  }
-  return sizes;
-}
 
 /** What the batches need of the records service around them. */
 export interface BatchDeps {
