@@ -74,7 +74,7 @@ async function deleteFields(tid: number, slugs: string[]) {
  * refused by either are reported by line before anything is written, with "Import N valid
  * rows" or "Cancel"; a clean file goes straight on. Accepted, the new fields are created and
  * the rows sent 1,000 a batch with progress; a failure while writing takes back what was
- * written (docs/decisions.md, "Console CSV import: check, then write").
+ * written (docs/decisions.md, "validate_batch; the console's CSV import checks, then writes").
  */
 export function ImportDialog({ table, access }: { table: Table; access: ImportAccess }) {
   const queryClient = useQueryClient();

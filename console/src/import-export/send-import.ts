@@ -60,7 +60,7 @@ async function takeBack(tid: number, ids: number[]): Promise<number> {
  * records out of order there, ~600 on PostgreSQL, where they were ~35 % faster). Each batch is
  * all or nothing on the server; the whole import is too: if anything fails — the network, or a
  * row refused because the table changed since the check — every record written so far is
- * deleted again, the last resort (docs/decisions.md, "Console CSV import: check, then write").
+ * deleted again, the last resort (docs/decisions.md, "validate_batch; the console's CSV import checks, then writes").
  */
 export async function sendRows(tid: number, rows: readonly PendingRow[], onProgress: (sent: number) => void): Promise<SendResult> {
   const written: number[] = [];
