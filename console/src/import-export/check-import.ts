@@ -1,5 +1,31 @@
 import { api, unwrap } from '../api/client';
+import type { Field } from '../api/types';
+import { CellRefused, convertRow } from './csv-cells';
+import type { ParsedCsv } from './parse-csv';
 import { batchSize, type PendingRow, type Rejection } from './send-import';
+
+/** Rows converted between two pauses of the page's thread. */
+const convertChunk = 2000;
+
+/**
+ * Every row of the file converted by the browser's rules (csv-cells.ts) into record data for
+ * `fieldsByColumn`: those it refuses, by line, and the rest, for the server to check.
+ */
+export async function convertRows(csv: ParsedCsv, fieldsByColumn: (Field | null)[]): Promise<{ pending: PendingRow[]; rejected: Rejection[] }> {
+  const pending: PendingRow[] = [];
+  const rejected: Rejection[] = [];
+  for (const [index, row] of csv.rows.entries()) {
+    // A pause now and then keeps the page responsive while a large file is converted.
+    if (index % convertChunk === convertChunk - 1) await new Promise((resolve) => setTimeout(resolve));
+    try {
+      pending.push({ line: row.line, data: convertRow(row.cells, csv.header.length, fieldsByColumn) });
+    } catch (error) {
+      if (!(error instanceof CellRefused)) throw error;
+      rejected.push({ line: row.line, reason: error.message });
+    }
+  }
+  return { pending, rejected };
+}
 
 /** One batch through records/validate_batch: each record create_batch would refuse, by its index in the batch. */
 export type ValidateBatch = (records: { data: Record<string, unknown> }[]) => Promise<{ index: number; message: string }[]>;

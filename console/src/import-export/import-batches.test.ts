@@ -28,7 +28,7 @@ vi.mock('../api/client', () => {
     },
   };
 });
-import { checkRows, type ValidateBatch } from './check-import';
+import { checkRows, convertRows, type ValidateBatch } from './check-import';
 import { sendRows, type PendingRow } from './send-import';
 
 /** Rows on lines 2… (the header is line 1), each `{name: "r<n>"}`. */
@@ -36,6 +36,23 @@ const rowsOf = (count: number): PendingRow[] => Array.from({ length: count }, (_
 
 beforeEach(() => {
   calls.length = 0;
+});
+
+describe('convertRows', () => {
+  it("keeps the rows the browser's rules take, with their lines, and rejects the others by line", async () => {
+    const amount = { id: 'amount', name: 'Amount', type: 'number', multiple: false, required: false, editable_by: 'members', hidden: null } as never;
+    const csv = { header: ['Name', 'Amount'], rows: [{ line: 2, cells: ['Ada', '1'] }, { line: 3, cells: ['Bob', 'ten'] }, { line: 5, cells: ['Cy'] }, { line: 6, cells: ['Di', ''] }] };
+    expect(await convertRows(csv, [null, amount])).toEqual({
+      pending: [
+        { line: 2, data: { amount: 1 } },
+        { line: 6, data: { amount: null } },
+      ],
+      rejected: [
+        { line: 3, reason: 'Amount: "ten" is not a number' },
+        { line: 5, reason: '1 cell where the header has 2' },
+      ],
+    });
+  });
 });
 
 describe('checkRows', () => {

@@ -5,15 +5,13 @@ import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Field, Table } from '../api/types';
 import { Button } from '../ui/button';
-import { CellRefused, convertRow, guessTargets, mappingProblem, type ColumnTarget, type ImportAccess } from './csv-cells';
+import { guessTargets, mappingProblem, type ColumnTarget, type ImportAccess } from './csv-cells';
 import { fieldOfTarget, ImportMapping } from './import-mapping';
 import { parseCsv, type ParsedCsv } from './parse-csv';
 import { pauseLiveTable } from '../live/use-live-table';
 import { sendRows, type PendingRow, type Rejection, type SendResult } from './send-import';
-import { checkRows, validateOn } from './check-import';
+import { checkRows, convertRows, validateOn } from './check-import';
 
-/** Rows converted and checked between two pauses of the page's thread. */
-const checkChunk = 2000;
 /** Rejected rows listed in a report (all of them are counted). */
 const reportedRows = 100;
 
@@ -101,19 +99,8 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
     // New fields are converted under a placeholder id until they exist.
     const newColumns = targets.flatMap((target, index) => (target.kind === 'new' ? [index] : []));
     const placeholders = fields.map((field, index) => (field && targets[index].kind === 'new' ? ({ ...field, id: placeholderOf(index) } as Field) : field));
-    const rejected: Rejection[] = [];
-    const pending: PendingRow[] = [];
     setStep({ kind: 'checking', checked: 0, total: csv.rows.length });
-    for (const [index, row] of csv.rows.entries()) {
-      // A pause now and then keeps the page responsive while a large file is checked.
-      if (index % checkChunk === checkChunk - 1) await new Promise((resolve) => setTimeout(resolve));
-      try {
-        pending.push({ line: row.line, data: convertRow(row.cells, csv.header.length, placeholders) });
-      } catch (error) {
-        if (!(error instanceof CellRefused)) throw error;
-        rejected.push({ line: row.line, reason: error.message });
-      }
-    }
+    const { pending, rejected } = await convertRows(csv, placeholders);
     if (pending.length === 0) return setStep({ kind: 'report', report: { imported: 0, rejected, nothingWritten: 'no row can be imported' } });
     const browserRejected = rejected.length;
     // The new fields' cells are not sent: those fields do not exist until the import is accepted.

@@ -367,8 +367,8 @@ export function createRecordBatches(deps: BatchDeps) {
      * validate_batch: create_batch's checks of `{records: [{data}, …]}` (the body, each item, every
      * value through its type, required fields, lookups' targets), every record checked → each
      * refusal with its record's index, in order (none: create_batch would create them all).
-     * Writes nothing and does no I/O: file fields' sources are fetched and stored only by the
-     * write (docs/decisions.md, "validate_batch").
+     * Writes nothing and runs no type's `prepare`: file fields' sources are fetched and stored
+     * only by the write (docs/decisions.md, "validate_batch; the console's CSV import checks, then writes").
      */
     async validateCreateBatch(attempt: Attempt, body: unknown): Promise<RecordRefusal[]> {
       assertCanWriteRecords(attempt.actor, attempt.table);
