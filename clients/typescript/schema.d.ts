@@ -679,6 +679,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/table/{tid}/records/validate_batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check up to 1000 records as create_batch would, writing nothing: every refusal, by index */
+        post: operations["validateRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/table/{tid}/records/update_batch": {
         parameters: {
             query?: never;
@@ -5790,6 +5807,157 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     }[];
+                };
+            };
+            /** @description Invalid input, or a missing table or record (the message names the problem) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key, or expired session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or user may not do this (read-only key, role, field permission) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Space, table, view or notification not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (with a request id), or one of the specification's 500s such as "Not Authorized" */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    validateRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tid: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "data": {
+                 *             "name": "Mary Jackson",
+                 *             "stage": "lead"
+                 *           }
+                 *         },
+                 *         {
+                 *           "data": {
+                 *             "name": "Annie Easley",
+                 *             "stage": "prospect"
+                 *           }
+                 *         },
+                 *         {
+                 *           "data": {
+                 *             "name": "Dorothy Vaughan",
+                 *             "phone": "555-0100"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    records: unknown[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "errors": [
+                     *         {
+                     *           "index": 1,
+                     *           "code": "invalid_field_value",
+                     *           "message": "Invalid value for field stage: \"prospect\" is not one of the options"
+                     *         },
+                     *         {
+                     *           "index": 2,
+                     *           "code": "invalid_field",
+                     *           "message": "Invalid field: phone"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description in order of index; empty when create_batch would create every record */
+                        errors: {
+                            /** @description the record's position in records, from 0 */
+                            index: number;
+                            /** @description the error code create_batch would answer (docs/errors.md) */
+                            code: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description Invalid input, or a missing table or record (the message names the problem) */

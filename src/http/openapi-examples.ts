@@ -47,6 +47,7 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   'POST /api/table/:tid/records/export': { where: { stage: 'customer' }, fields: ['name', 'email'], format: 'csv' },
   'POST /api/table/:tid/records/delete_batch': { record_ids: [4, 5] },
   'POST /api/table/:tid/records/create_batch': { records: [{ data: { name: 'Mary Jackson', stage: 'lead' } }, { data: { name: 'Annie Easley', email: 'annie@example.com' } }] },
+  'POST /api/table/:tid/records/validate_batch': { records: [{ data: { name: 'Mary Jackson', stage: 'lead' } }, { data: { name: 'Annie Easley', stage: 'prospect' } }, { data: { name: 'Dorothy Vaughan', phone: '555-0100' } }] },
   'POST /api/table/:tid/records/update_batch': { records: [{ id: 4, data: { stage: 'customer' } }, { id: 5, data: { stage: 'customer' } }] },
   'POST /api/table/:tid/records/upsert_batch': { match_on: ['email'], records: [{ data: { email: 'grace@example.com', name: 'Grace Hopper', stage: 'lead' } }] },
 

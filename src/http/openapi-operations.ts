@@ -68,6 +68,7 @@ export const operations: Readonly<Record<string, OperationDescription>> = {
   'POST /api/table/:tid/changes/list': { operationId: 'listChanges', summary: "The table's changes after a seq, in commit order (polling)" },
   'POST /api/table/:tid/record/:rid/history': { operationId: 'recordHistory', summary: "A record's changes (its comments' included), newest first" },
   'POST /api/table/:tid/records/create_batch': { operationId: 'createRecords', summary: 'Create up to 1000 records at once, all or nothing' },
+  'POST /api/table/:tid/records/validate_batch': { operationId: 'validateRecords', summary: 'Check up to 1000 records as create_batch would, writing nothing: every refusal, by index' },
   'POST /api/table/:tid/records/update_batch': { operationId: 'updateRecords', summary: 'Change up to 1000 records at once, all or nothing' },
   'POST /api/table/:tid/records/upsert_batch': { operationId: 'upsertRecords', summary: 'Create or change up to 1000 records matched on fields, all or nothing' },
 

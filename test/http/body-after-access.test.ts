@@ -35,6 +35,7 @@ describe('the caller and the table are checked before the body is read', () => {
     ['record delete', () => `/api/table/${tableId}/record/1/delete`],
     ['delete_batch', () => `/api/table/${tableId}/records/delete_batch`],
     ['create_batch', () => `/api/table/${tableId}/records/create_batch`],
+    ['validate_batch', () => `/api/table/${tableId}/records/validate_batch`],
     ['update_batch', () => `/api/table/${tableId}/records/update_batch`],
     ['upsert_batch', () => `/api/table/${tableId}/records/upsert_batch`],
   ])('a reader writing through %s is refused before its body is parsed', async (_name, path) => {
@@ -46,7 +47,7 @@ describe('the caller and the table are checked before the body is read', () => {
     expect(readOnly.body.error.code).toBe('read_only_key');
   });
 
-  it.each(['create', 'delete_batch', 'create_batch', 'update_batch', 'upsert_batch'])('records/%s on a table that does not exist, or of another account, answers Invalid Table before parsing', async (route) => {
+  it.each(['create', 'delete_batch', 'create_batch', 'validate_batch', 'update_batch', 'upsert_batch'])('records/%s on a table that does not exist, or of another account, answers Invalid Table before parsing', async (route) => {
     for (const path of [`/api/table/999999/records/${route}`, `/api/table/${tableId}/records/${route}`]) {
       const answer = await raw(path.includes('999999') ? owner.accountKey : stranger.accountKey, path, notJson);
       expect(answer.status).toBe(400);
@@ -72,7 +73,7 @@ describe('the caller and the table are checked before the body is read', () => {
   });
 
   it('bulk writes take bodies up to 64 MiB', async () => {
-    for (const route of ['create_batch', 'update_batch', 'upsert_batch']) {
+    for (const route of ['create_batch', 'validate_batch', 'update_batch', 'upsert_batch']) {
       const path = `/api/table/${tableId}/records/${route}`;
       expect((await raw(owner.accountKey, path, Buffer.alloc(64 * 1024 * 1024 + 1, ' '))).status, route).toBe(413);
     }
@@ -80,6 +81,8 @@ describe('the caller and the table are checked before the body is read', () => {
     const padded = Buffer.concat([Buffer.from('{"records":[]}'), Buffer.alloc(20 * 1024 * 1024, ' ')]);
     const answer = await raw(owner.accountKey, `/api/table/${tableId}/records/create_batch`, padded);
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: [] });
+    const checked = await raw(owner.accountKey, `/api/table/${tableId}/records/validate_batch`, padded);
+    expect({ status: checked.status, body: checked.body }).toEqual({ status: 200, body: { errors: [] } });
   });
 
   it('record writes take bodies up to 16 MiB; queries 1 MiB', async () => {

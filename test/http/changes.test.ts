@@ -98,8 +98,9 @@ describe('changes: the log, history, trash and restore', () => {
       { name: 'records/restore', run: () => post(`/api/table/${tableId}/records/restore`, { ids: [a.id, b.id, 999999] }), kinds: ['record.restored', 'record.restored'] },
     ];
     // Every write route of a record or a comment is here: the document's POST routes of those
-    // tags, but for those that only read (or store a file for a comment to come).
-    const reads = new Set(['records/query', 'records/count', 'records/ids', 'records/export', 'records/trash', 'changes/list', 'history', 'files/get', 'comments/files/get', 'comments/upload']);
+    // tags, but for those that only read (or store a file for a comment to come), and
+    // validate_batch, which writes nothing (below: it appends nothing).
+    const reads = new Set(['records/query', 'records/count', 'records/ids', 'records/export', 'records/trash', 'changes/list', 'history', 'files/get', 'comments/files/get', 'comments/upload', 'records/validate_batch']);
     const document = (await call(ctx, 'GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { tags?: string[] }>> };
     const writeRoutes = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
@@ -117,9 +118,11 @@ describe('changes: the log, history, trash and restore', () => {
     }
   });
 
-  it('a write that fails, or changes nothing, appends nothing', async () => {
+  it('a write that fails, or changes nothing, appends nothing; nor does validate_batch', async () => {
     const record = await create({ name: 'same', amount: 1 });
     const before = await lastSeq();
+    expect((await post(`/api/table/${tableId}/records/validate_batch`, { records: [{ data: { name: 'ok' } }, { data: { amount: 3 } }] })).body).toEqual({ errors: [] });
+    expect((await post(`/api/table/${tableId}/records/validate_batch`, { records: [{ data: { name: 'ok' } }, { data: { amount: 'x' } }] })).body.errors).toHaveLength(1);
     expect((await post(`/api/table/${tableId}/record/${record.id}/update`, { data: { name: 'same', amount: 1 } })).status).toBe(200);
     expect((await post(`/api/table/${tableId}/record/${record.id}/update`, { data: { nope: 1 } })).status).toBe(400);
     expect((await post(`/api/table/${tableId}/records/create_batch`, { records: [{ data: { name: 'ok' } }, { data: { amount: 'x' } }] })).status).toBe(400);

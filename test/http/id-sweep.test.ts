@@ -63,6 +63,7 @@ describe('ids no row can have answer as missing ones', () => {
       'POST /api/table/{tid}/records/create': { data: {} },
       'POST /api/table/{tid}/record/{rid}/update': { data: {} },
       'POST /api/table/{tid}/records/create_batch': { records: [{ data: {} }] },
+      'POST /api/table/{tid}/records/validate_batch': { records: [{ data: {} }] },
       'POST /api/table/{tid}/records/update_batch': { records: [{ id: w.record.id, data: {} }] },
       'POST /api/table/{tid}/records/upsert_batch': { match_on: ['label'], records: [{ data: { label: 'one' } }] },
       'POST /api/table/{tid}/records/delete_batch': { record_ids: [w.record.id] },

@@ -52,6 +52,8 @@ const endpoints: readonly Endpoint[] = [
   { name: 'records/export', write: false, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/export`, { format: 'json' }) },
   { name: 'records/delete_batch', write: true, send: (t, key, tid, rid) => post(t, key, `/api/table/${tid}/records/delete_batch`, { record_ids: [rid] }) },
   { name: 'records/create_batch', write: true, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/create_batch`, { records: [{ data: { name: 'batched' } }] }) },
+  // Writes nothing, but is refused as create_batch is (its checks are the write's).
+  { name: 'records/validate_batch', write: true, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/validate_batch`, { records: [{ data: { name: 'checked' } }] }) },
   { name: 'records/update_batch', write: true, send: (t, key, tid, rid) => post(t, key, `/api/table/${tid}/records/update_batch`, { records: [{ id: rid, data: { name: 'batch updated' } }] }) },
   // A name of its own each time: an upsert matching two records would be refused.
   { name: 'records/upsert_batch', write: true, send: (t, key, tid) => post(t, key, `/api/table/${tid}/records/upsert_batch`, { match_on: ['name'], records: [{ data: { name: `upserted ${(upserts += 1)}` } }] }) },
@@ -509,6 +511,23 @@ describe('metadata cache: changes by another process show in the very next answe
         error: { code: 'invalid_field', message: 'Invalid field: doomed_batch' },
       });
       expect(await allIds(tableId)).toEqual(idsBefore);
+    });
+
+    // validate_batch collects refusals rather than throwing the first: it must still see stale metadata.
+    it('a field added through B: validate_batch through A takes it at once', async () => {
+      await warmFields();
+      expect(expectOk(await post(a, owner(), `/api/table/${tableId}/records/validate_batch`, { records: [{ data: { name: 'warm' } }] }), 'warm validate_batch')).toEqual({ errors: [] });
+      await addField(b, { id: 'validated', name: 'Validated', type: 'text' });
+      expect(expectOk(await post(a, owner(), `/api/table/${tableId}/records/validate_batch`, { records: [{ data: { name: 'fine', validated: 'one' } }] }))).toEqual({ errors: [] });
+    });
+
+    it('a field deleted through B: validate_batch of it through A names the record', async () => {
+      await doomedField('doomed_validate');
+      expect(expectOk(await post(a, owner(), `/api/table/${tableId}/records/validate_batch`, { records: [{ data: { doomed_validate: 'warm' } }] }), 'warm validate_batch')).toEqual({ errors: [] });
+      await deleteField(b, 'doomed_validate');
+      expect(expectOk(await post(a, owner(), `/api/table/${tableId}/records/validate_batch`, { records: [{ data: { name: 'fine' } }, { data: { doomed_validate: 'again' } }] }))).toEqual({
+        errors: [{ index: 1, code: 'invalid_field', message: 'Invalid field: doomed_validate' }],
+      });
     });
 
     it('a field deleted through B: a write of it through A answers 400 Invalid field', async () => {

@@ -171,6 +171,18 @@ describe('access matrix of the record endpoints', () => {
       },
     },
     {
+      // Refused as create_batch is (a write's access), though it writes nothing.
+      name: 'POST /records/validate_batch',
+      method: 'POST',
+      write: true,
+      path: ({ tid }) => `${base(tid)}/records/validate_batch`,
+      body: () => ({ records: [{ data: { name: 'checked' } }, { data: { name: 'not a field', colour: 'red' } }] }),
+      async checkOk(body) {
+        expect(body).toStrictEqual({ errors: [{ index: 1, code: 'invalid_field', message: 'Invalid field: colour' }] });
+        expect((await call(ctx, 'POST', `${base(world.t1.id)}/records/query`, { key: ownerKey(), body: { where: { name: 'checked' } } })).body).toEqual([]);
+      },
+    },
+    {
       name: 'POST /records/update_batch',
       method: 'POST',
       write: true,

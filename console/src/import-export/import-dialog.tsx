@@ -5,15 +5,14 @@ import { api, unwrap } from '../api/client';
 import { keys } from '../api/queries';
 import type { Field, Table } from '../api/types';
 import { Button } from '../ui/button';
-import { CellRefused, convertRow, guessTargets, mappingProblem, type ColumnTarget, type ImportAccess } from './csv-cells';
+import { guessTargets, mappingProblem, type ColumnTarget, type ImportAccess } from './csv-cells';
 import { fieldOfTarget, ImportMapping } from './import-mapping';
 import { parseCsv, type ParsedCsv } from './parse-csv';
 import { pauseLiveTable } from '../live/use-live-table';
 import { sendRows, type PendingRow, type Rejection, type SendResult } from './send-import';
+import { checkRows, convertRows, validateOn } from './check-import';
 
-/** Rows converted and checked between two pauses of the page's thread. */
-const checkChunk = 2000;
-/** Rejected rows listed in the report (all of them are counted). */
+/** Rejected rows listed in a report (all of them are counted). */
 const reportedRows = 100;
 
 interface Report {
@@ -24,7 +23,26 @@ interface Report {
   leftOver?: number;
 }
 
-type Step = { kind: 'file'; error?: string; reading?: boolean } | { kind: 'map'; csv: ParsedCsv; fileName: string; targets: ColumnTarget[]; error?: string } | { kind: 'sending'; sent: number; total: number } | { kind: 'report'; report: Report };
+/** An import checked and not yet written: the rows that passed, the columns that become new fields. */
+interface CheckedImport {
+  valid: PendingRow[];
+  rejected: Rejection[];
+  header: string[];
+  newColumns: number[];
+}
+
+type Step =
+  | { kind: 'file'; error?: string; reading?: boolean }
+  | { kind: 'map'; csv: ParsedCsv; fileName: string; targets: ColumnTarget[]; error?: string }
+  | { kind: 'checking'; checked: number; total: number }
+  | { kind: 'review'; checked: CheckedImport }
+  | { kind: 'sending'; sent: number; total: number }
+  | { kind: 'report'; report: Report };
+
+/** A column's placeholder key in a row's data while its new field does not exist yet. */
+const placeholderOf = (column: number) => `\u0000${column}`;
+
+const rowsText = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'row' : 'rows'}`;
 
 /** Creates the new fields (text, named after their columns), in column order: answers each one's slug, or deletes those made and throws. */
 async function createFields(table: Table, names: string[]): Promise<string[]> {
@@ -49,16 +67,17 @@ async function deleteFields(tid: number, slugs: string[]) {
 
 /**
  * "Import CSV": a file picked or dropped, parsed in a worker; its columns mapped to fields (new
- * text fields offered); a preview; then every row converted and checked in the browser, and sent
- * 1,000 a batch with progress. All or nothing unless "Import the valid rows" is chosen: a row
- * refused here sends nothing (and creates no field); one refused by the server takes back what
- * was written (docs/decisions.md, "Console CSV import").
+ * text fields offered); a preview; then every row converted and checked in the browser, and the
+ * rest checked by the server (records/validate_batch, 1,000 a call) — nothing written. Rows
+ * refused by either are reported by line before anything is written, with "Import N valid
+ * rows" or "Cancel"; a clean file goes straight on. Accepted, the new fields are created and
+ * the rows sent 1,000 a batch with progress; a failure while writing takes back what was
+ * written (docs/decisions.md, "validate_batch; the console's CSV import checks, then writes").
  */
 export function ImportDialog({ table, access }: { table: Table; access: ImportAccess }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [step, setStep] = useState<Step>({ kind: 'file' });
-  const [keepValid, setKeepValid] = useState(false);
 
   const read = async (file: File | undefined) => {
     if (!file) return;
@@ -72,39 +91,49 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
     }
   };
 
-  const run = async (csv: ParsedCsv, fileName: string, targets: ColumnTarget[]) => {
+  /** Converts and checks every row (the browser's rules, then the server's), writing nothing; a clean file goes on to `write`. */
+  const check = async (csv: ParsedCsv, fileName: string, targets: ColumnTarget[]) => {
     const problem = mappingProblem(csv.header, targets);
     if (problem) return setStep({ kind: 'map', csv, fileName, targets, error: problem });
     const fields = csv.header.map((column, index) => fieldOfTarget(targets[index], column, table.fields));
     // New fields are converted under a placeholder id until they exist.
-    const placeholders = fields.map((field, index) => (field && targets[index].kind === 'new' ? ({ ...field, id: `\u0000${index}` } as Field) : field));
-    const rejected: Rejection[] = [];
-    const pending: PendingRow[] = [];
-    setStep({ kind: 'sending', sent: 0, total: csv.rows.length });
-    for (const [index, row] of csv.rows.entries()) {
-      // A pause now and then keeps the page responsive while a large file is checked.
-      if (index % checkChunk === checkChunk - 1) await new Promise((resolve) => setTimeout(resolve));
-      try {
-        pending.push({ line: row.line, data: convertRow(row.cells, csv.header.length, placeholders) });
-      } catch (error) {
-        if (!(error instanceof CellRefused)) throw error;
-        rejected.push({ line: row.line, reason: error.message });
-      }
-    }
-    if (pending.length === 0 || (rejected.length > 0 && !keepValid)) {
-      const why = pending.length === 0 ? 'no row can be imported' : `${rejected.length === 1 ? 'a row was' : `${rejected.length} rows were`} rejected (an import is all or nothing: fix ${rejected.length === 1 ? 'it' : 'them'}, or choose "Import the valid rows")`;
-      return setStep({ kind: 'report', report: { imported: 0, rejected, nothingWritten: why } });
-    }
-    setStep({ kind: 'sending', sent: 0, total: pending.length });
     const newColumns = targets.flatMap((target, index) => (target.kind === 'new' ? [index] : []));
+    const placeholders = fields.map((field, index) => (field && targets[index].kind === 'new' ? ({ ...field, id: placeholderOf(index) } as Field) : field));
+    setStep({ kind: 'checking', checked: 0, total: csv.rows.length });
+    const { pending, rejected } = await convertRows(csv, placeholders);
+    if (pending.length === 0) return setStep({ kind: 'report', report: { imported: 0, rejected, nothingWritten: 'no row can be imported' } });
+    const browserRejected = rejected.length;
+    // The new fields' cells are not sent: those fields do not exist until the import is accepted.
+    const leaveOut = new Set(newColumns.map(placeholderOf));
+    let serverRejected: Rejection[];
+    try {
+      serverRejected = await checkRows(pending, validateOn(table.id), (count) => setStep({ kind: 'checking', checked: browserRejected + count, total: csv.rows.length }), leaveOut);
+    } catch (error) {
+      return setStep({ kind: 'report', report: { imported: 0, rejected, nothingWritten: `the rows could not be checked: ${(error as Error).message}` } });
+    }
+    const refusedLines = new Set(serverRejected.map((rejection) => rejection.line));
+    const checked: CheckedImport = {
+      valid: refusedLines.size === 0 ? pending : pending.filter((row) => !refusedLines.has(row.line)),
+      rejected: [...rejected, ...serverRejected].sort((a, b) => a.line - b.line),
+      header: csv.header,
+      newColumns,
+    };
+    if (checked.valid.length === 0) return setStep({ kind: 'report', report: { imported: 0, rejected: checked.rejected, nothingWritten: 'no row can be imported' } });
+    if (checked.rejected.length > 0) return setStep({ kind: 'review', checked });
+    await write(checked);
+  };
+
+  /** Creates the new fields and writes the rows checked; a failure takes back what was written. */
+  const write = async ({ valid, rejected, header, newColumns }: CheckedImport) => {
+    setStep({ kind: 'sending', sent: 0, total: valid.length });
     let slugs: string[];
     try {
-      slugs = await createFields(table, newColumns.map((index) => csv.header[index]));
+      slugs = await createFields(table, newColumns.map((index) => header[index]));
     } catch (error) {
       return setStep({ kind: 'report', report: { imported: 0, rejected, nothingWritten: `the new fields could not be created: ${(error as Error).message}` } });
     }
-    const rename = new Map(newColumns.map((index, at) => [`\u0000${index}`, slugs[at]]));
-    for (const row of pending) {
+    const rename = new Map(newColumns.map((index, at) => [placeholderOf(index), slugs[at]]));
+    for (const row of valid) {
       for (const [placeholder, slug] of rename) {
         row.data[slug] = row.data[placeholder];
         delete row.data[placeholder];
@@ -116,24 +145,22 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
     const resumeLive = pauseLiveTable(table.id);
     let sent: SendResult;
     try {
-      sent = await sendRows(table.id, pending, keepValid, (count) => setStep({ kind: 'sending', sent: count, total: pending.length }));
+      sent = await sendRows(table.id, valid, (count) => setStep({ kind: 'sending', sent: count, total: valid.length }));
     } finally {
       resumeLive();
     }
-    const all = [...rejected, ...sent.rejected].sort((a, b) => a.line - b.line);
-    const takenBack = sent.failure !== undefined || (sent.rejected.length > 0 && !keepValid);
-    if (takenBack && sent.leftOver === 0) await deleteFields(table.id, slugs);
+    if (sent.failure !== undefined && sent.leftOver === 0) await deleteFields(table.id, slugs);
     await queryClient.invalidateQueries({ queryKey: keys.table(table.id) });
     void queryClient.invalidateQueries({ queryKey: keys.records(table.id) });
-    const why = sent.failure ? `the import failed: ${sent.failure}` : `the server rejected ${sent.rejected.length === 1 ? 'a row' : `${sent.rejected.length} rows`} (an import is all or nothing)`;
-    setStep({ kind: 'report', report: takenBack ? { imported: sent.imported, rejected: all, nothingWritten: why, leftOver: sent.leftOver } : { imported: sent.imported, rejected: all } });
+    const all = sent.refused ? [...rejected, sent.refused].sort((a, b) => a.line - b.line) : rejected;
+    setStep({ kind: 'report', report: sent.failure !== undefined ? { imported: sent.imported, rejected: all, nothingWritten: `the import failed: ${sent.failure}`, leftOver: sent.leftOver } : { imported: sent.imported, rejected } });
   };
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     void read(event.dataTransfer.files[0]);
   };
-  const busy = step.kind === 'sending' || (step.kind === 'file' && step.reading);
+  const busy = step.kind === 'checking' || step.kind === 'sending' || (step.kind === 'file' && step.reading);
 
   return (
     <DialogTrigger
@@ -141,10 +168,7 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
       onOpenChange={(next) => {
         if (busy && !next) return;
         setOpen(next);
-        if (next) {
-          setStep({ kind: 'file' });
-          setKeepValid(false);
-        }
+        if (next) setStep({ kind: 'file' });
       }}
     >
       <Button variant="secondary">Import CSV</Button>
@@ -178,9 +202,6 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
                         {step.fileName}: {step.csv.rows.length.toLocaleString('en')} rows, {step.csv.header.length} columns. Choose where each column goes.
                       </p>
                       <ImportMapping csv={step.csv} fields={table.fields} access={access} targets={step.targets} onChange={(targets) => setStep({ ...step, targets, error: undefined })} />
-                      <label className="checkbox-field">
-                        <input type="checkbox" checked={keepValid} onChange={(event) => setKeepValid(event.target.checked)} /> Import the valid rows even if some are rejected
-                      </label>
                       {step.error && (
                         <p className="form-error" role="alert">
                           {step.error}
@@ -188,6 +209,15 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
                       )}
                     </>
                   )}
+                  {step.kind === 'checking' && (
+                    <div role="status">
+                      <progress className="import-progress" aria-label="Check progress" value={step.checked} max={step.total} />
+                      <p>
+                        Checking rows… {step.checked.toLocaleString('en')} of {step.total.toLocaleString('en')}
+                      </p>
+                    </div>
+                  )}
+                  {step.kind === 'review' && <ImportReview checked={step.checked} />}
                   {step.kind === 'sending' && (
                     <div role="status">
                       <progress className="import-progress" aria-label="Import progress" value={step.sent} max={step.total} />
@@ -202,10 +232,15 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
                   {step.kind === 'map' && (
                     <>
                       <Button onPress={() => setStep({ kind: 'file' })}>Choose another file</Button>
-                      <Button variant="primary" onPress={() => void run(step.csv, step.fileName, step.targets)}>
+                      <Button variant="primary" onPress={() => void check(step.csv, step.fileName, step.targets)}>
                         Import {step.csv.rows.length.toLocaleString('en')} rows
                       </Button>
                     </>
+                  )}
+                  {step.kind === 'review' && (
+                    <Button variant="primary" onPress={() => void write(step.checked)}>
+                      Import {step.checked.valid.length.toLocaleString('en')} valid {step.checked.valid.length === 1 ? 'row' : 'rows'}
+                    </Button>
                   )}
                   <Button onPress={close} isDisabled={busy}>
                     {step.kind === 'report' ? 'Close' : 'Cancel'}
@@ -220,6 +255,19 @@ export function ImportDialog({ table, access }: { table: Table; access: ImportAc
   );
 }
 
+/** Before anything is written: the rows refused, by line, and what accepting would import. */
+function ImportReview({ checked }: { checked: CheckedImport }) {
+  const total = checked.valid.length + checked.rejected.length;
+  return (
+    <section aria-label="Rejected rows">
+      <p role="alert">
+        {rowsText(checked.rejected.length)} of {total.toLocaleString('en')} {checked.rejected.length === 1 ? 'is' : 'are'} rejected. Nothing has been written yet: import the {rowsText(checked.valid.length)} that passed, or cancel and fix the file.
+      </p>
+      <RejectedRows rejected={checked.rejected} />
+    </section>
+  );
+}
+
 /** The outcome: what was imported, or that nothing was and why; every rejected row with its line. */
 function ImportReport({ report }: { report: Report }) {
   const count = report.rejected.length;
@@ -230,19 +278,26 @@ function ImportReport({ report }: { report: Report }) {
           ? `Nothing imported: ${report.nothingWritten}.${report.leftOver ? ` ${report.leftOver.toLocaleString('en')} records written before the failure could not be deleted again.` : ''}`
           : `Imported ${report.imported.toLocaleString('en')} ${report.imported === 1 ? 'record' : 'records'}${count ? `; ${count.toLocaleString('en')} rejected ${count === 1 ? 'row was' : 'rows were'} left out` : ''}.`}
       </p>
-      {count > 0 && (
-        <>
-          <h3 className="field-label">Rejected rows</h3>
-          <ul className="import-rejections">
-            {report.rejected.slice(0, reportedRows).map((rejection) => (
-              <li key={rejection.line}>
-                line {rejection.line}: {rejection.reason}
-              </li>
-            ))}
-          </ul>
-          {count > reportedRows && <p className="field-hint">… and {(count - reportedRows).toLocaleString('en')} more.</p>}
-        </>
-      )}
+      <RejectedRows rejected={report.rejected} />
     </section>
+  );
+}
+
+/** Each rejected row with its line and why, the first `reportedRows` of them. */
+function RejectedRows({ rejected }: { rejected: Rejection[] }) {
+  const count = rejected.length;
+  if (count === 0) return null;
+  return (
+    <>
+      <h3 className="field-label">Rejected rows</h3>
+      <ul className="import-rejections">
+        {rejected.slice(0, reportedRows).map((rejection) => (
+          <li key={rejection.line}>
+            line {rejection.line}: {rejection.reason}
+          </li>
+        ))}
+      </ul>
+      {count > reportedRows && <p className="field-hint">… and {(count - reportedRows).toLocaleString('en')} more.</p>}
+    </>
   );
 }

@@ -37,6 +37,7 @@ import { assertSameColumns, columnsOf, dataOf, draftsOf, readBefore, rowWith, sc
  * value through its type, required fields; record-lifecycle: the types' I/O before the
  * transaction and their work after the commit), and a refusal names the record:
  * `records[17]: Invalid field: foo`. Nothing is written until every record has passed.
+ * validate_batch runs create_batch's own checks and answers every refusal, writing nothing.
  */
 
 export const maxBatchRecords = 1000;
@@ -82,6 +83,55 @@ async function forRecord<T>(index: number, step: () => T | Promise<T>): Promise<
   }
 }
 
+/** A record the checks before any write refused: its index in `records` and the error, not yet naming the record. */
+export interface RecordRefusal {
+  index: number;
+  error: AppError;
+}
+
+/**
+ * What the checks of a batch found, record by record: each record's result (undefined for one
+ * refused) and the refusals in the order they were met. A batch that writes throws the first
+ * (`throwFirst`); validate_batch answers them all.
+ */
+interface Checked<T> {
+  results: (T | undefined)[];
+  refusals: RecordRefusal[];
+}
+
+/**
+ * Runs `check` on each input, going on past a refused one: a 4xx is that record's refusal;
+ * anything else (a storage failure) fails the whole call at once, naming the record, as before.
+ * Inputs at the offsets in `skip` (refused by an earlier step) are not checked. A plain loop with its
+ * own try: this is the hot part of a batch, and a closure and a promise per record would cost a turn each.
+ */
+async function checkEach<I, T>(inputs: readonly I[], firstIndex: number, check: (input: I) => T | Promise<T>, skip?: ReadonlySet<number>): Promise<Checked<T>> {
+  const results: (T | undefined)[] = [];
+  const refusals: RecordRefusal[] = [];
+  for (const [offset, input] of inputs.entries()) {
+    if (skip?.has(offset)) {
+      results.push(undefined);
+      continue;
+    }
+    try {
+      const result = check(input);
+      results.push(result instanceof Promise ? await result : result);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw ofRecord(firstIndex + offset, error);
+      results.push(undefined);
+      refusals.push({ index: firstIndex + offset, error });
+    }
+  }
+  return { results, refusals };
+}
+
+/** The checked results of a batch that writes: the first refusal, naming its record, stops it. */
+function throwFirst<T>(checked: Checked<T>): T[] {
+  const [first] = checked.refusals;
+  if (first) throw ofRecord(first.index, first.error);
+  return checked.results as T[];
+}
+
 /** `records` of a batch body: an array of at most 1,000 items (an empty one does nothing). */
 function recordsOf(body: unknown, allowed: readonly string[]): { members: Record<string, unknown>; items: unknown[] } {
   const members = checkObjectBody(body, allowed);
@@ -93,26 +143,21 @@ function recordsOf(body: unknown, allowed: readonly string[]): { members: Record
 }
 
 /** The `data` of every item `{data}`, checked as records/create checks its body. */
-async function dataOfItems(items: readonly unknown[]): Promise<unknown[]> {
-  const datas: unknown[] = [];
-  for (const [index, item] of items.entries()) datas.push(await forRecord(index, () => checkDataBody(item, false, ['data'], 'record')));
-  return datas;
+function checkItems(items: readonly unknown[]): Promise<Checked<unknown>> {
+  return checkEach(items, 0, (item) => checkDataBody(item, false, ['data'], 'record'));
 }
 
 /** Every value through its type and the required checks (`creating`: all required fields), references looked up in one batch. */
-async function prepareAll(attempt: Attempt, datas: readonly unknown[], creating: boolean, firstIndex = 0): Promise<Map<Field, unknown>[]> {
+async function checkValues(attempt: Attempt, datas: readonly unknown[], creating: boolean, firstIndex = 0, skip?: ReadonlySet<number>): Promise<Checked<Map<Field, unknown>>> {
   const { table, contexts } = attempt;
   const { prefetch } = hooksOf(table.fields);
   if (prefetch.length > 0) await prefetchReferences(datas, prefetch, contexts.write);
-  const values: Map<Field, unknown>[] = [];
-  // One try around the loop rather than a step per record: this is the hot part of a batch.
-  try {
-    for (const data of datas) values.push(await prepareValues(data, table, contexts.write, creating));
-  } catch (error) {
-    throw ofRecord(firstIndex + values.length, error);
-  }
-  return values;
+  return checkEach(datas, firstIndex, (data) => prepareValues(data, table, contexts.write, creating), skip);
 }
+
+const dataOfItems = async (items: readonly unknown[]): Promise<unknown[]> => throwFirst(await checkItems(items));
+const prepareAll = async (attempt: Attempt, datas: readonly unknown[], creating: boolean, firstIndex = 0): Promise<Map<Field, unknown>[]> =>
+  throwFirst(await checkValues(attempt, datas, creating, firstIndex));
 
 /**
  * The types' I/O of every record (file fields store what they bring), once all of them passed
@@ -293,6 +338,24 @@ export function createRecordBatches(deps: BatchDeps) {
       assertCanWriteRecords(attempt.actor, attempt.table);
       const { items } = recordsOf(body, ['records']);
       return insertNew(attempt, await dataOfItems(items));
+    },
+
+    /**
+     * validate_batch: create_batch's checks of `{records: [{data}, …]}` (the body, each item, every
+     * value through its type, required fields, lookups' targets), every record checked → each
+     * refusal with its record's index, in order (none: create_batch would create them all).
+     * Writes nothing and runs no type's `prepare`: file fields' sources are fetched and stored
+     * only by the write (docs/decisions.md, "validate_batch; the console's CSV import checks, then writes").
+     */
+    async validateCreateBatch(attempt: Attempt, body: unknown): Promise<RecordRefusal[]> {
+      assertCanWriteRecords(attempt.actor, attempt.table);
+      const { items } = recordsOf(body, ['records']);
+      const checked = await checkItems(items);
+      const refused = new Set(checked.refusals.map((refusal) => refusal.index));
+      const values = await checkValues(attempt, checked.results, true, 0, refused);
+      // As a write confirms before writing: stale metadata runs the whole check again (record-attempts).
+      await deps.confirm(attempt);
+      return [...checked.refusals, ...values.refusals].sort((a, b) => a.index - b.index);
     },
 
     /** create_batch's write for an import: `{records: [{data}, …]}` → how many records it created. */

@@ -5,7 +5,7 @@ import { Deleted, responses } from '../../http/schemas.js';
 import type { Services } from '../../container.js';
 import { refuseWithoutWriteAccess } from './write-access-hook.js';
 import { exportText } from './record-export.js';
-import { CountResult, CreateBatchBody, ExportBody, ExportResponses, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams, UpdateBatchBody, UpsertBatchBody, TrashBody, TrashedRecord, RestoreBody, RestoreResult } from './records.schemas.js';
+import { CountResult, CreateBatchBody, ExportBody, ExportResponses, DeleteBatchBody, DeleteBatchResult, QueryBody, RecordObject, RecordParams, RecordWriteBody, TableParams, UpdateBatchBody, UpsertBatchBody, ValidateBatchResult, TrashBody, TrashedRecord, RestoreBody, RestoreResult } from './records.schemas.js';
 
 /**
  * Record writes hold at most a few long texts (a long text is up to 1,000,000 characters, 6 MB
@@ -68,6 +68,10 @@ export function recordsRoutes(services: Services): FastifyPluginAsyncTypebox {
     const batch = { bodyLimit: batchBodyLimit, ...writing, serializerCompiler };
     app.post('/api/table/:tid/records/create_batch', { ...batch, schema: { tags, params: TableParams, body: CreateBatchBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
       recordsService.createBatch(actorOf(request), request.params.tid, request.body),
+    );
+    // create_batch's body, limits and access; it writes nothing (record-batches validateCreateBatch).
+    app.post('/api/table/:tid/records/validate_batch', { ...batch, serializerCompiler: undefined, schema: { tags, params: TableParams, body: CreateBatchBody, response: responses(ValidateBatchResult) } }, (request) =>
+      recordsService.validateBatch(actorOf(request), request.params.tid, request.body),
     );
     app.post('/api/table/:tid/records/update_batch', { ...batch, schema: { tags, params: TableParams, body: UpdateBatchBody, response: responses(Type.Array(RecordObject)) } }, (request) =>
       recordsService.updateBatch(actorOf(request), request.params.tid, request.body),

@@ -94,6 +94,26 @@ export const DeleteBatchResult = Type.Object({ deleted: Type.Array(Type.Integer(
 /** Items are checked by the service, one by one, so that a refusal names the record (`records[17]: …`). */
 export const CreateBatchBody = Type.Object({ records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
 export const UpdateBatchBody = CreateBatchBody;
+/** validate_batch's answer: every record create_batch would refuse, each with its error as create_batch gives it, without the `records[i]: ` its index replaces. */
+export const ValidateBatchResult = Type.Object({
+  errors: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'the record\'s position in records, from 0' }),
+      code: Type.String({ description: 'the error code create_batch would answer (docs/errors.md)' }),
+      message: Type.String(),
+    }),
+    { description: 'in order of index; empty when create_batch would create every record' },
+  ),
+}, {
+  examples: [
+    {
+      errors: [
+        { index: 1, code: 'invalid_field_value', message: 'Invalid value for field stage: "prospect" is not one of the options' },
+        { index: 2, code: 'invalid_field', message: 'Invalid field: phone' },
+      ],
+    },
+  ],
+});
 export const UpsertBatchBody = Type.Object({ match_on: Type.Array(Type.String()), records: Type.Array(Type.Unknown()) }, { additionalProperties: true });
 
 /** records/export: a records/ids body plus `format` and `formulas`. */

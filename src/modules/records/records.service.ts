@@ -170,6 +170,14 @@ export function createRecordsService(deps: {
       return onTable(actor, tableId, (attempt) => batches.createBatch(attempt, body));
     },
 
+    /** What create_batch would refuse of this body, every record of it, writing nothing (record-batches validateCreateBatch). */
+    validateBatch(actor: Actor, tableId: number, body: unknown): Promise<{ errors: Array<{ index: number; code: string; message: string }> }> {
+      return onTable(actor, tableId, async (attempt) => {
+        const refusals = await batches.validateCreateBatch(attempt, body);
+        return { errors: refusals.map(({ index, error }) => ({ index, code: error.code, message: error.message })) };
+      });
+    },
+
     updateBatch(actor: Actor, tableId: number, body: unknown): Promise<RecordObject[]> {
       return onTable(actor, tableId, (attempt) => batches.updateBatch(attempt, body));
     },
