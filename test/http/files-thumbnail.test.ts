@@ -164,12 +164,14 @@ describe('files/thumbnail', () => {
     }
   });
 
-  it('answers 400 thumbnail_unavailable for a file that is not an image, not one it reads, or too many pixels to decode', async () => {
+  it('answers 400 thumbnail_unavailable for a file that is not an image, not one it reads, too many pixels to decode, or empty', async () => {
     const cases: Array<[Attachment, string]> = [
       [await attach('notes.txt', 'text/plain', Buffer.from('plain text')), 'Thumbnail unavailable: notes.txt is not an image (text/plain)'],
       [await attach('liar.png', 'image/png', Buffer.from('not a picture at all')), 'Thumbnail unavailable: liar.png is not an image the server can read'],
       [await attach('logo.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')), 'Thumbnail unavailable: logo.svg is not an image the server makes thumbnails of (svg)'],
       [await attach('bomb.png', 'image/png', bombPng()), 'Thumbnail unavailable: bomb.png has more than 120 million pixels'],
+      // sharp throws on an empty input before reading it: it was a 500.
+      [await attach('empty.jpg', 'image/jpeg', Buffer.alloc(0)), 'Thumbnail unavailable: empty.jpg is empty'],
     ];
     for (const [file, message] of cases) {
       const answer = await thumbnail(file, 256);

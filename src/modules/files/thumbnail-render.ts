@@ -45,6 +45,8 @@ function loadSharp(): Promise<SharpFactory> {
  * 400 `thumbnail_unavailable` naming the file.
  */
 export async function renderThumbnail(bytes: Buffer, size: ThumbnailSize, name: string): Promise<Buffer> {
+  // sharp refuses an empty input in its constructor, before any of the checks below.
+  if (bytes.length === 0) throw thumbnailUnavailable(name, 'is empty');
   const sharp = await loadSharp();
   // failOn 'error': a photo with a recoverable flaw (a truncated tail, a bad marker) still gives a thumbnail.
   const image = sharp(bytes, { limitInputPixels: maxThumbnailInputPixels, failOn: 'error', pages: 1 });

@@ -3,7 +3,6 @@ import type { Database } from '../../db/database.js';
 import { queryGateOccupancy } from '../../db/query-gate.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.js';
-import { readDeliveryBacklog } from '../webhooks/webhooks.repository.js';
 
 /** Changes counted per webhook for the backlog gauge: past this, the figure says "at least". */
 const backlogCap = 1_000_000;
@@ -14,7 +13,7 @@ const backlogCap = 1_000_000;
  * route's pattern (`/api/table/:tid/records/query`), never the raw URL, so ids make no new series.
  * What the database knows (the change queue) is read at scrape time.
  */
-export function createMetrics(deps: { database: Database; jobs: JobRunner; webhooks: Pick<WebhookDelivery, 'stats'> }) {
+export function createMetrics(deps: { database: Database; jobs: JobRunner; webhooks: Pick<WebhookDelivery, 'stats' | 'backlog'> }) {
   const registry = new Registry();
   // process_resident_memory_bytes, open descriptors, event loop lag, heap: prom-client's own.
   collectDefaultMetrics({ register: registry });
@@ -69,8 +68,8 @@ export function createMetrics(deps: { database: Database; jobs: JobRunner; webho
     },
   });
   // Delivery: one read of the webhooks and their tables' pending changes serves the three gauges of a scrape.
-  let backlog: ReturnType<typeof readDeliveryBacklog> | null = null;
-  const readBacklog = () => (backlog ??= readDeliveryBacklog(db, backlogCap).finally(() => setImmediate(() => (backlog = null))));
+  let backlog: ReturnType<WebhookDelivery['backlog']> | null = null;
+  const readBacklog = () => (backlog ??= deps.webhooks.backlog(backlogCap).finally(() => setImmediate(() => (backlog = null))));
   new Gauge({
     name: 'tabula_webhooks',
     help: 'Webhooks by state: active (failing ones included), failing (active, retrying after a failed attempt), disabled',

@@ -12,7 +12,7 @@ import { attemptDelivery } from './webhook-attempt.js';
 import { createDeliveryProgress, createDeliveryWriter, type DeliveryProgress } from './delivery-progress.js';
 import { matchesFilter } from './webhook-message.js';
 import type { WebhookSender } from './webhook-sender.js';
-import { claimWebhook, findWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
+import { claimWebhook, findWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, readDeliveryBacklog, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
 import { filterOf } from './webhook-view.js';
 
 export interface DeliverySettings {
@@ -296,6 +296,8 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
     },
     /** Webhooks this process is delivering to now. */
     stats: () => ({ working: working.size, owner, attempts: { ...attempts } }),
+    /** Database-wide: webhooks by state and what active ones have yet to go through (the metrics read it at scrape). */
+    backlog: (capPerWebhook: number) => readDeliveryBacklog(db, capPerWebhook),
     /** Stops taking work and waits for the requests in flight (each bounded by its timeout). */
     async close(): Promise<void> {
       if (stopped) return;
