@@ -1,5 +1,5 @@
 /**
- * `npm run soak -- --minutes 30 [--engine sqlite|postgres] [--connections 64] [--processes 1]`:
+ * `npm run soak -- --minutes 30 [--engine sqlite|postgres] [--connections 64] [--processes 1] [--node-args '--flag …']`:
  * a mixed load (record gets and lists, creates, batches, updates, comments, small files, and 8
  * change streams held open throughout) on the built server (dist/; run `npm run build` first),
  * one autocannon run per minute. Prints per minute: requests/s, p50, p99, errors, the server's
@@ -18,7 +18,7 @@ import { openStream, type SseStream } from '../test/sse-client.js';
 import { adminQuery, callApi, databaseUrlOf } from './bench-api.js';
 
 const { values } = parseArgs({
-  options: { minutes: { type: 'string', default: '30' }, engine: { type: 'string', default: 'postgres' }, connections: { type: 'string', default: '64' }, processes: { type: 'string', default: '1' } },
+  options: { minutes: { type: 'string', default: '30' }, engine: { type: 'string', default: 'postgres' }, connections: { type: 'string', default: '64' }, processes: { type: 'string', default: '1' }, 'node-args': { type: 'string', default: '' } },
 });
 const minutes = Number(values.minutes);
 const drive = makeDrive(Number(values.connections));
@@ -51,7 +51,8 @@ if (values.engine === 'postgres') {
 }
 
 const streams: SseStream[] = [];
-const server = await startProcess(process.execPath, [path.resolve('dist/main.js'), 'serve', '--port', '0', '--processes', values.processes!], env);
+// --node-args: V8 or Node flags for the server (a heap setting to compare, say).
+const server = await startProcess(process.execPath, [...values['node-args']!.split(' ').filter(Boolean), path.resolve('dist/main.js'), 'serve', '--port', '0', '--processes', values.processes!], env);
 try {
   const { api_key: key } = JSON.parse(fs.readFileSync(path.join(dataDir, 'initial-credentials.json'), 'utf8'));
   const space = await callApi(server.url, key, 'POST', '/api/spaces/create', { name: 'Soak' });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { loadConfig } from '../config.js';
 import type { Container } from '../container.js';
 import { ConflictError, ErrorCode } from '../shared/errors.js';
@@ -105,6 +106,8 @@ const pendingSequenceIntervalMs = 1000;
 
 async function serve(values: { data?: string; port?: string; host?: string; processes?: string }): Promise<void> {
   const config = loadConfig(process.env, { data: values.data, port: values.port, host: values.host, processes: values.processes });
+  // V8 reads this factor at each full collection, so it takes effect now (unlike the young generation's size).
+  if (config.heapGrowthPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   const { isClusterWorker, runClusterPrimary } = await import('./serve-cluster.js');
   const worker = isClusterWorker();
   if (!worker) await checkPortFree(config.host, config.port);

@@ -105,6 +105,18 @@ describe('tabula serve', () => {
     expect(fs.existsSync(path.join(cli.dataDir, 'initial-credentials.json'))).toBe(false);
   });
 
+  it('bounds the heap's growth with TABULA_HEAP_GROWTH, and names a value that is not a whole number', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli({ env: { TABULA_HEAP_GROWTH: '50' } });
+    const server = await cli.startServer();
+    expect((await server.request('GET', '/healthz')).status).toBe(200);
+    const refused = await createCli({ env: { TABULA_HEAP_GROWTH: 'half' } });
+    try {
+      expect(await refused.run('serve', '--port', '0')).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('TABULA_HEAP_GROWTH must be a whole number, got "half"') });
+    } finally {
+      await refused.close();
+    }
+  });
+
   it('fails before creating anything, naming the port, when the port is taken', { timeout: cliTestTimeout }, async () => {
     cli = await createCli();
     const server = await cli.startServer();
