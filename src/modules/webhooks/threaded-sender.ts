@@ -26,8 +26,8 @@ class SenderThread {
     this.worker = startWorker('webhook-sender-thread', options, import.meta.url);
     // Held open only while it holds sends (`post`): an idle thread never keeps the process alive.
     this.worker.unref();
-    this.worker.on('message', (replies: SendReply[]) => {
-      for (const reply of replies) {
+    this.worker.on('message', (text: string) => {
+      for (const reply of JSON.parse(text) as SendReply[]) {
         const waiting = this.holding.get(reply.id);
         if (!waiting) continue;
         this.holding.delete(reply.id);
@@ -51,7 +51,7 @@ class SenderThread {
   post(batch: Queued[]): void {
     if (this.holding.size === 0) this.worker.ref();
     for (const { request, waiting } of batch) this.holding.set(request.id, waiting);
-    this.worker.postMessage(batch.map((queued) => queued.request));
+    this.worker.postMessage(JSON.stringify(batch.map((queued) => queued.request)));
   }
 
   /** Ends the thread; what it holds fails at once with `error`. */
@@ -76,9 +76,9 @@ class SenderThread {
  * The webhook sender of `tabula serve` (docs/decisions.md, "Webhooks"): the interface of
  * `createWebhookSender`, whose requests it makes on a worker thread (webhook-sender-thread.ts),
  * so that ten webhooks' requests per write are not made on the event loop that serves the
- * writes. Sends made in one turn of the event loop go to the thread as one message, and their
- * results come back likewise: a message per request would give the main thread back much of
- * what the thread takes off it. A thread that dies fails the sends it held (the delivery engine
+ * writes. Sends made in one turn of the event loop go to the thread as one message (one JSON
+ * text), and their results come back likewise: a message per request, or a structured clone
+ * of each, would give the main thread back much of what the thread takes off it. A thread that dies fails the sends it held (the delivery engine
  * records failed attempts and retries them); the next send starts another. The first send
  * starts the thread: a command, which never delivers, never starts one.
  * Name resolution cannot be injected here (a function cannot cross threads): tests that need

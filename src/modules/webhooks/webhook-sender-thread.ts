@@ -19,7 +19,8 @@ export type SendReply = { id: number; result: SendResult } | { id: number; throw
  * The thread of the threaded webhook sender (threaded-sender.ts): today's sender, with its address
  * policy, time budget, 4 KB cap and kept-alive connections, on an event loop of its own. Messages
  * come as batches of requests; results go back as batches too, one per turn of this thread's
- * loop (`setImmediate`), however many answers that turn read.
+ * loop (`setImmediate`), however many answers that turn read. Both are JSON text: a string
+ * crosses threads for a fraction of what the structured clone of the same objects costs.
  */
 function serve(): void {
   const port = parentPort!;
@@ -28,13 +29,13 @@ function serve(): void {
   const flush = () => {
     const replies = ready;
     ready = [];
-    port.postMessage(replies);
+    port.postMessage(JSON.stringify(replies));
   };
   const reply = (answer: SendReply) => {
     if (ready.push(answer) === 1) setImmediate(flush);
   };
-  port.on('message', (requests: SendRequest[]) => {
-    for (const { id, target, headers, body } of requests) {
+  port.on('message', (text: string) => {
+    for (const { id, target, headers, body } of JSON.parse(text) as SendRequest[]) {
       sender.send(target, headers, body).then(
         (result) => reply({ id, result }),
         (error: unknown) => reply({ id, thrown: error instanceof Error ? error.message : String(error) }),
