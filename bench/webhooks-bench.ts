@@ -14,7 +14,8 @@ const request = (base: string, key: string, url: string, body: unknown = {}) => 
  *   - idle latency: single writes, from the write's answer (≈ its commit) to the receiver, p50/p99
  *   - burst: 10 create_batch of 1,000 records; until one webhook has all 10,000, in order
  *   - fan-out: 100 webhooks on one table, one change; until all 100 have it
- *   - write throughput: concurrent records/create with 10 active webhooks vs none
+ *   - write throughput: concurrent records/create with 10 active webhooks vs none, and how much
+ *     of the delivering had been done when the writers stopped (writes are not all it costs)
  * Prints figures; asserts nothing. `npm run bench:webhooks -- --db postgres`.
  */
 
@@ -97,6 +98,8 @@ async function main(): Promise<void> {
     const ten: number[] = [];
     for (let i = 0; i < 10; i += 1) ten.push(await hook(table.id, `/ten/${i}`));
     const withTen = await writeThroughput(base, key, table.id, seconds);
+    // Whether delivery kept up: requests the receiver had from the ten when the writers stopped (they are deleted next).
+    const tenDelivered = ten.reduce((sum, _, i) => sum + (receiver.arrivals.get(`/ten/${i}`)?.length ?? 0), 0);
     for (const id of ten) await request(base, key, `/api/webhook/${id}/delete`);
 
     log('idle latency…');
@@ -144,6 +147,7 @@ async function main(): Promise<void> {
       [`records/create per second, 8 clients, no webhook`, without.toFixed(0)],
       [`records/create per second, 8 clients, 10 active webhooks`, withTen.toFixed(0)],
       ['… with 10 webhooks / without', `${((withTen / without) * 100).toFixed(0)}%`],
+      ['… of the 10 × writes, delivered by the time the writers stopped', `${((tenDelivered / (withTen * seconds * 10)) * 100).toFixed(0)}%`],
     ];
     console.log(`\nWebhooks (${engine}; a shared 2-core machine: figures are noisy)`);
     for (const [name, value] of rows) console.log(`  ${name.padEnd(72)} ${value}`);

@@ -30,7 +30,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import { createJobRunner } from './modules/jobs/job-runner.js';
 import { createWebhookDelivery, type DeliveryOptions } from './modules/webhooks/webhook-delivery.js';
 import { defaultRetrySettings } from './modules/webhooks/retry-schedule.js';
-import { createWebhookSender } from './modules/webhooks/webhook-sender.js';
+import { createThreadedSender } from './modules/webhooks/threaded-sender.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { createSecretBox } from './shared/secret-box.js';
@@ -93,7 +93,12 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const comments = createCommentsService({ ...base, unit, records, users, ledger: fileLedger, storage: fileStorage });
   recordsDeleted.listener = comments.releaseRecords;
   // Delivers nothing until started (`tabula serve`; tests that ask): a command never delivers.
-  const webhookSender = createWebhookSender({ allowHosts: config.fetchAllowHosts, timeoutMs: config.webhooks.timeoutMs });
+  // Requests are made on a thread of their own, started by the first one (threaded-sender.ts).
+  const webhookSender = createThreadedSender({
+    allowHosts: config.fetchAllowHosts,
+    timeoutMs: config.webhooks.timeoutMs,
+    onDied: (why) => options.log?.('warn', `webhooks: the sender's thread died (${why}); what it was sending is retried, the next request starts another`),
+  });
   const { retry, ...deliveryOptions } = options.webhooks ?? {};
   const webhookDelivery = createWebhookDelivery({
     database,
@@ -110,11 +115,11 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
     config,
     clock,
     database,
-    services: { jobs, changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, thumbnails, reclaim, fileLedger, views, comments, notifications, webhooks, webhookDelivery },
+    services: { jobs, changes, changeFeed, unit, users, keys, keyManagement, accounts, auth, spaces, tables, indexes, automaticIndexes, fields, records, files, thumbnails, reclaim, fileLedger, views, comments, notifications, webhooks, webhookDelivery, webhookSender },
     close: async () => {
       await changeFeed.close();
       await webhookDelivery.close();
-      webhookSender.close();
+      await webhookSender.close();
       // Changes still to sequence go to the log now; if that fails they stay queued (durable) for the next reader or server.
       await unit.drain().catch(() => undefined);
       await fileStorage.close();

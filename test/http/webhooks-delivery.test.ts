@@ -187,6 +187,31 @@ describe('webhooks: delivery', () => {
     await post(`/api/webhook/${hook.id}/delete`);
   });
 
+  it('a sender thread that dies mid-request: the attempt is logged as failed and retried, and the next change goes out', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const target = await receiver((_, index) => (index === 0 ? { status: 200, wait: held } : { status: 200 }));
+    const hook = await createWebhook(target.url);
+    await createRecord('in flight');
+    await target.waitFor(1);
+    // The thread `serve`'s container sends from, killed while it waits for the answer.
+    await ctx.container.services.webhookSender.crashThreadForTest();
+    release();
+    await target.waitFor(2);
+    await createRecord('after');
+    await target.waitFor(3);
+    const [first, again, next] = target.seqs();
+    expect([again, next > first]).toEqual([first, true]);
+    expect(target.received[1].headers['webhook-id']).toBe(target.received[0].headers['webhook-id']);
+    await expect.poll(async () => (await deliveries(hook.id)).length).toBe(3);
+    expect((await deliveries(hook.id)).reverse().map((entry) => [entry.seq, entry.attempt, entry.status, entry.response_code, entry.error])).toEqual([
+      [first, 1, 'failed', null, "the webhook sender's thread stopped (it exited with code 1); not known to be delivered"],
+      [first, 2, 'succeeded', 200, null],
+      [next, 1, 'succeeded', 200, null],
+    ]);
+    await post(`/api/webhook/${hook.id}/delete`);
+  });
+
   it('a receiver that does not answer delays neither writes nor another webhook, and times out', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

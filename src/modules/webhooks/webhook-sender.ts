@@ -16,6 +16,14 @@ export interface SendResult {
   durationMs: number;
 }
 
+/** Sends webhook requests: in this thread (`createWebhookSender`), or on a thread of its own (threaded-sender.ts). */
+export interface WebhookSender {
+  send(target: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+  /** Each request's time budget. */
+  readonly timeoutMs: number;
+  close(): void | Promise<void>;
+}
+
 export interface SenderOptions {
   allowHosts: readonly AllowedHost[];
   timeoutMs: number;
@@ -51,7 +59,7 @@ export function refusedUrl(text: string, allow: readonly AllowedHost[]): string 
  * every address checked when connecting. Connections are kept alive per origin: each was
  * checked when it was made.
  */
-export function createWebhookSender(options: SenderOptions) {
+export function createWebhookSender(options: SenderOptions): WebhookSender {
   const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
   const resolve = options.lookup ?? (dns.lookup as LookupFunction);
 
@@ -121,5 +129,3 @@ export function createWebhookSender(options: SenderOptions) {
     },
   };
 }
-
-export type WebhookSender = ReturnType<typeof createWebhookSender>;
