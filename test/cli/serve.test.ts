@@ -105,7 +105,7 @@ describe('tabula serve', () => {
     expect(fs.existsSync(path.join(cli.dataDir, 'initial-credentials.json'))).toBe(false);
   });
 
-  it('bounds the heap's growth with TABULA_HEAP_GROWTH, and names a value that is not a whole number', { timeout: cliTestTimeout }, async () => {
+  it('bounds the growth of the heap with TABULA_HEAP_GROWTH, and names a value that is not a whole number', { timeout: cliTestTimeout }, async () => {
     cli = await createCli({ env: { TABULA_HEAP_GROWTH: '50' } });
     const server = await cli.startServer();
     expect((await server.request('GET', '/healthz')).status).toBe(200);
