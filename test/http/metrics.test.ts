@@ -86,7 +86,9 @@ describe('GET /metrics: webhook delivery', () => {
       let text = '';
       for (let tries = 0; tries < 100; tries++) {
         text = (await call(ctx, 'GET', '/metrics')).body as string;
-        if (sample(text, 'tabula_webhook_backlog') === 3 && sample(text, 'tabula_webhooks{state="failing"}') === 1) break;
+        // An attempt is counted when its answer is in (after the receiver saw the request).
+        const settled = sample(text, 'tabula_webhook_attempts_total{outcome="succeeded"}') === 3 && sample(text, 'tabula_webhook_attempts_total{outcome="failed"}') === 1;
+        if (settled && sample(text, 'tabula_webhook_backlog') === 3 && sample(text, 'tabula_webhooks{state="failing"}') === 1) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(sample(text, 'tabula_webhooks{state="active"}')).toBe(2);
