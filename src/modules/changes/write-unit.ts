@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
+import { createGroupCommit } from './group-commit.js';
 import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
@@ -31,6 +32,9 @@ const sequenceBatch = 10_000;
 export function createWriteUnit(deps: { database: Database; clock: Clock; userName(userId: number): Promise<string | undefined>; log?: (level: 'info' | 'warn', message: string) => void }) {
   const { db, dialect } = deps.database;
   const committedListeners = new Set<() => void>();
+  // SQLite's one writer: writes that arrive together share a commit (group-commit.ts). PostgreSQL
+  // commits concurrent transactions side by side (and groups its WAL flushes itself).
+  const inTransaction: <T>(work: (trx: Db) => Promise<T>) => Promise<T> = dialect.queuesChanges ? (work) => db.transaction().execute(work) : createGroupCommit(db);
 
   /** What every change of one write shares: where, when and who. */
   function commonOf(scope: WriteScope, who: ChangeActor): ChangeCommon {
@@ -131,14 +135,15 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
     /**
      * Runs `work` in one transaction with the changes it lists in `changes`; answers once it
      * committed (on PostgreSQL the changes reach the log a few milliseconds later, and before
-     * any later read of it).
+     * any later read of it). On SQLite the transaction is a savepoint of a group's, committed
+     * with the writes that arrived beside it: all or nothing by itself all the same.
      */
     async run<T>(scope: WriteScope, work: (trx: Db, changes: ChangeDraft[]) => Promise<T>): Promise<T> {
       const { actor } = scope;
       // Looked up before the transaction: on SQLite a statement outside it would wait for it.
       const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
       let added = false;
-      const result = await db.transaction().execute(async (trx) => {
+      const result = await inTransaction(async (trx) => {
         const changes: ChangeDraft[] = [];
         const answer = await work(trx, changes);
         if (changes.length > 0) {
