@@ -5,7 +5,7 @@ import { getDialect } from './dialect.js';
 import { querySlotsOf, withProgressTicks, type Database, type DdlProgress, type QueryBounds } from './database-engine.js';
 import { registerBoundedReader } from './bounded-read.js';
 import { createPostgresBoundedReader } from './postgres-bounded-reader.js';
-import { callbackFormPool } from './postgres-pool.js';
+import { kyselyPoolOf } from './postgres-pool.js';
 
 // pg returns int8 (counts, bigserial) as strings by default; every id and count here fits a double.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -16,7 +16,7 @@ export function openPostgres(url: string, bounds: QueryBounds): Database {
   // An idle connection dropped by the server (restart, failover, terminated backend) emits here;
   // unhandled, it would crash the process. The pool replaces it on the next checkout.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
-  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool: callbackFormPool(pool) }) });
+  const db = new Kysely<SystemSchema>({ dialect: new PostgresDialect({ pool: kyselyPoolOf(pool) }) });
   const boundedReader = createPostgresBoundedReader(url, querySlotsOf(bounds));
   registerBoundedReader(db, boundedReader);
   return {

@@ -13,14 +13,15 @@ import { LRUCache } from 'lru-cache';
  * Only statements through this pool are named: the record queries whose plan depends on the
  * caller's filters run on the bounded reader's own connections (postgres-bounded-reader.ts),
  * unnamed, planned for their values each time.
- * Results are the same; what differs is how long
+ *
+ * The callback form: results are the same as the promise form's; what differs is how long
  * they live. With the promise form, pg's `Query` is made first and the callback that resolves the
  * promise is attached to it afterwards; rows then survive V8's young collections and are promoted
  * (a script reading 100 records a statement: about 1.2 MB promoted a collection against 45 KB
  * with the callback form), so a long export grew the old generation by 100 MB between full
  * collections (docs/decisions.md, "Export memory").
  */
-export function callbackFormPool(pool: pg.Pool): PostgresPool {
+export function kyselyPoolOf(pool: pg.Pool): PostgresPool {
   const adapters = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
     async connect() {
