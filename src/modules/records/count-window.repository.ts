@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { runBoundedRead } from '../../db/bounded-read.js';
 import type { Dialect } from '../../db/dialect.js';
 import { recordTableName } from '../fields/physical-names.js';
-import { guarded, type QueryBounds } from './records.repository.js';
+import { guarded, type QueryBounds } from './record-query.repository.js';
 
 type Db = Kysely<any>;
 

@@ -1,35 +1,38 @@
 import type { Database } from '../../db/database.js';
 import { insertStatementSizes } from '../../db/prepared-query.js';
-import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
-import { AppError, ConflictError, ErrorCode, ValidationError } from '../../shared/errors.js';
+import { ConflictError, ErrorCode, ValidationError } from '../../shared/errors.js';
+import { invalidParameters } from '../../shared/body-checks.js';
 import { isStorableId } from '../../shared/ids.js';
 import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
 import type { Field } from '../fields/field.js';
 import { hooksOf } from '../fields/lifecycle.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
-import { fieldTypeNames, getFieldType } from '../fields/registry.js';
 import type { Attempt } from './record-attempt.js';
-import { afterCommit, prepareValuesIo, runCleanups, type Cleanups } from './record-lifecycle.js';
+import { runCleanups, type Cleanups } from './record-lifecycle.js';
 import { presentRecords, type RecordObject } from './record-reader.js';
-import {
-  assertCanWriteRecords,
-  buildSearchText,
-  changesNothing,
-  checkDataBody,
-  checkRequiredFields,
-  completeUpdate,
-  newRecordColumns,
-  planUpdate,
-  prefetchReferences,
-  prepareValues,
-  toColumns,
-  writtenRow,
-} from './record-writer.js';
+import { assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, checkRequiredFields, completeUpdate, newRecordColumns, planUpdate, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
 import { recordSearchOf } from './search/index.js';
 import type { WriteUnit } from '../changes/write-unit.js';
 import type { ChangeDraft } from '../changes/change.js';
 import { assertSameColumns, columnsOf, dataOf, draftsOf, readBefore, rowWith, scopeOf, untilSettled } from './record-changes.js';
+import {
+  checkItems,
+  checkValues,
+  dataOfItems,
+  describeMatch,
+  forRecord,
+  matchFieldsOf,
+  ofRecord,
+  prepareAll,
+  prepareIo,
+  recordNotFound,
+  recordsOf,
+  sameIds,
+  settle,
+  type RecordRefusal,
+  type Write,
+} from './record-batch-steps.js';
 
 /**
  * records/create_batch, update_batch and upsert_batch: up to 1,000 records in one call, all or
@@ -39,8 +42,6 @@ import { assertSameColumns, columnsOf, dataOf, draftsOf, readBefore, rowWith, sc
  * `records[17]: Invalid field: foo`. Nothing is written until every record has passed.
  * validate_batch runs create_batch's own checks and answers every refusal, writing nothing.
  */
-
-export const maxBatchRecords = 1000;
 
 /** What the batches need of the records service around them. */
 export interface BatchDeps {
@@ -57,143 +58,6 @@ export interface BatchDeps {
    * unit): the types' after-commit work is handed to it to run once that commit is done.
    */
   afterCommit?(work: () => Promise<void>): void;
-}
-
-/** One record of a batch on its way to the database: its index in `records` and its stored values. */
-interface Write {
-  index: number;
-  values: Map<Field, unknown>;
-  /** The record it updates; undefined for a new one. */
-  id?: number;
-}
-
-/** A refusal of one record (4xx, or a storage failure), its message naming the record. */
-function ofRecord(index: number, error: unknown): unknown {
-  // The error was made for this record's step alone: naming the record changes nothing else.
-  if (error instanceof AppError) error.message = `records[${index}]: ${error.message}`;
-  return error;
-}
-
-/** Runs one record's step: a refusal names the record. */
-async function forRecord<T>(index: number, step: () => T | Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    throw ofRecord(index, error);
-  }
-}
-
-/** A record the checks before any write refused: its index in `records` and the error, not yet naming the record. */
-export interface RecordRefusal {
-  index: number;
-  error: AppError;
-}
-
-/**
- * What the checks of a batch found, record by record: each record's result (undefined for one
- * refused) and the refusals in the order they were met. A batch that writes throws the first
- * (`throwFirst`); validate_batch answers them all.
- */
-interface Checked<T> {
-  results: (T | undefined)[];
-  refusals: RecordRefusal[];
-}
-
-/**
- * Runs `check` on each input, going on past a refused one: a 4xx is that record's refusal;
- * anything else (a storage failure) fails the whole call at once, naming the record, as before.
- * Inputs at the offsets in `skip` (refused by an earlier step) are not checked. A plain loop with its
- * own try: this is the hot part of a batch, and a closure and a promise per record would cost a turn each.
- */
-async function checkEach<I, T>(inputs: readonly I[], firstIndex: number, check: (input: I) => T | Promise<T>, skip?: ReadonlySet<number>): Promise<Checked<T>> {
-  const results: (T | undefined)[] = [];
-  const refusals: RecordRefusal[] = [];
-  for (const [offset, input] of inputs.entries()) {
-    if (skip?.has(offset)) {
-      results.push(undefined);
-      continue;
-    }
-    try {
-      const result = check(input);
-      results.push(result instanceof Promise ? await result : result);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw ofRecord(firstIndex + offset, error);
-      results.push(undefined);
-      refusals.push({ index: firstIndex + offset, error });
-    }
-  }
-  return { results, refusals };
-}
-
-/** The checked results of a batch that writes: the first refusal, naming its record, stops it. */
-function throwFirst<T>(checked: Checked<T>): T[] {
-  const [first] = checked.refusals;
-  if (first) throw ofRecord(first.index, first.error);
-  return checked.results as T[];
-}
-
-/** `records` of a batch body: an array of at most 1,000 items (an empty one does nothing). */
-function recordsOf(body: unknown, allowed: readonly string[]): { members: Record<string, unknown>; items: unknown[] } {
-  const members = checkObjectBody(body, allowed);
-  const items = members.records;
-  if (items === undefined) throw invalidParameters('records is required');
-  if (!Array.isArray(items)) throw invalidParameters('records must be an array');
-  if (items.length > maxBatchRecords) throw invalidParameters(`records takes at most ${maxBatchRecords} records, got ${items.length}`);
-  return { members, items };
-}
-
-/** The `data` of every item `{data}`, checked as records/create checks its body. */
-function checkItems(items: readonly unknown[]): Promise<Checked<unknown>> {
-  return checkEach(items, 0, (item) => checkDataBody(item, false, ['data'], 'record'));
-}
-
-/** Every value through its type and the required checks (`creating`: all required fields), references looked up in one batch. */
-async function checkValues(attempt: Attempt, datas: readonly unknown[], creating: boolean, firstIndex = 0, skip?: ReadonlySet<number>): Promise<Checked<Map<Field, unknown>>> {
-  const { table, contexts } = attempt;
-  const { prefetch } = hooksOf(table.fields);
-  if (prefetch.length > 0) await prefetchReferences(datas, prefetch, contexts.write);
-  return checkEach(datas, firstIndex, (data) => prepareValues(data, table, contexts.write, creating), skip);
-}
-
-const dataOfItems = async (items: readonly unknown[]): Promise<unknown[]> => throwFirst(await checkItems(items));
-const prepareAll = async (attempt: Attempt, datas: readonly unknown[], creating: boolean, firstIndex = 0): Promise<Map<Field, unknown>[]> =>
-  throwFirst(await checkValues(attempt, datas, creating, firstIndex));
-
-/**
- * The types' I/O of every record (file fields store what they bring), once all of them passed
- * validation; an update's own attachments are kept. Undone on the first failure.
- */
-async function prepareIo(attempt: Attempt, writes: readonly Write[]): Promise<Cleanups> {
-  const { prepare } = hooksOf(attempt.table.fields);
-  const cleanups: Cleanups = [];
-  if (prepare.length === 0) return cleanups;
-  const { contexts } = attempt;
-  try {
-    for (const write of writes) {
-      contexts.recordId = write.id;
-      cleanups.push(...(await forRecord(write.index, () => prepareValuesIo(write.values, prepare, contexts.write))));
-    }
-  } catch (error) {
-    await runCleanups(cleanups);
-    throw error;
-  } finally {
-    contexts.recordId = undefined;
-  }
-  return cleanups;
-}
-
-/**
- * After the commit: the types' work (file fields settle what they stored and release what was
- * replaced). `previous` holds what each update replaced, by record index; a new record has none.
- */
-async function settle(attempt: Attempt, writes: readonly Write[], previous: ReadonlyMap<number, Map<Field, unknown>>): Promise<void> {
-  const fields = hooksOf(attempt.table.fields).afterCommit;
-  if (fields.length === 0) return;
-  for (const write of writes) await afterCommit(write.values, fields, attempt.contexts.write, previous.get(write.index));
-}
-
-function sameIds(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((id, index) => id === b[index]);
 }
 
 export function createRecordBatches(deps: BatchDeps) {
@@ -302,20 +166,6 @@ export function createRecordBatches(deps: BatchDeps) {
     );
     await afterWrite(() => settle(attempt, writes, new Map()));
     return created;
-  }
-
-  /** The `match_on` fields of an upsert: known, writable by value, and single-valued. */
-  function matchFieldsOf(raw: unknown, attempt: Attempt): Field[] {
-    if (raw === undefined) throw invalidParameters('match_on is required');
-    if (!Array.isArray(raw) || raw.length === 0 || raw.some((slug) => typeof slug !== 'string')) throw invalidParameters('match_on must be a non-empty array of field ids');
-    if (new Set(raw).size !== raw.length) throw invalidParameters('match_on names a field twice');
-    return (raw as string[]).map((slug) => {
-      const field = attempt.table.fieldsBySlug.get(slug);
-      if (!field) throw new ValidationError(`Invalid field: ${slug}`, ErrorCode.invalidField);
-      if (field.multiple) throw invalidParameters(`match_on: ${slug} holds several values; records are matched on single-valued fields only`);
-      if (!getFieldType(field.type).matchable) throw invalidParameters(`match_on: ${slug} is a ${field.type} field; records are matched on fields of type ${matchableTypes.join(', ')}`);
-      return field;
-    });
   }
 
   /** The existing records of each match key (the JSON text of the stored match values). */
@@ -461,19 +311,19 @@ export function createRecordBatches(deps: BatchDeps) {
           const timestamp = deps.now();
           const created = await presentRecords(creating.map((write) => writtenRow(0, timestamp, write.values, table)), table, table.fields, attempt.contexts.read);
           return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
-          // One upsert of a table at a time (PostgreSQL; SQLite has one writer): the matches found
-          // above must still hold, else another write got in between and this one is refused.
-          if (dialect.rowLocks) await records.lockTableRow(trx, table.id);
-          const now = await findMatches(trx, attempt, fields, tuples);
-          if (keys.some((key) => !sameIds(now.get(key) ?? [], found.get(key) ?? []))) {
-            throw new ConflictError('Records matching match_on changed while upsert_batch ran: nothing was written, send it again');
-          }
-          const ids = await insertAll(trx, attempt, creating, timestamp);
-          for (const [n, write] of creating.entries()) write.id = ids[n];
-          const replaced = await updateAll(trx, attempt, updating, timestamp, before);
-          changes.push(...draftsOf('record.created', creating.map((write, n) => [write.id!, null, created[n].data])), ...drafts);
-          return replaced;
-        });
+            // One upsert of a table at a time (PostgreSQL; SQLite has one writer): the matches found
+            // above must still hold, else another write got in between and this one is refused.
+            if (dialect.rowLocks) await records.lockTableRow(trx, table.id);
+            const now = await findMatches(trx, attempt, fields, tuples);
+            if (keys.some((key) => !sameIds(now.get(key) ?? [], found.get(key) ?? []))) {
+              throw new ConflictError('Records matching match_on changed while upsert_batch ran: nothing was written, send it again');
+            }
+            const ids = await insertAll(trx, attempt, creating, timestamp);
+            for (const [n, write] of creating.entries()) write.id = ids[n];
+            const replaced = await updateAll(trx, attempt, updating, timestamp, before);
+            changes.push(...draftsOf('record.created', creating.map((write, n) => [write.id!, null, created[n].data])), ...drafts);
+            return replaced;
+          });
         }),
       );
       await afterWrite(() => settle(attempt, writes, previous));
@@ -481,16 +331,6 @@ export function createRecordBatches(deps: BatchDeps) {
     },
   };
   return batches;
-}
-
-const recordNotFound = () => new ValidationError('Record not found', ErrorCode.recordNotFound);
-
-/** The types whose fields `match_on` takes (single-valued ones), as a refusal lists them. */
-const matchableTypes = fieldTypeNames.filter((name) => getFieldType(name).matchable);
-
-/** `{"email":"ada@example.com"}`: the match values as stored (an email trimmed), for messages. */
-function describeMatch(fields: readonly Field[], tuple: readonly unknown[]): string {
-  return JSON.stringify(Object.fromEntries(fields.map((field, index) => [field.slug, tuple[index]])));
 }
 
 export type RecordBatches = ReturnType<typeof createRecordBatches>;

@@ -18,6 +18,7 @@ import { readChangeWindow, readMatchingIds } from './count-window.repository.js'
 import type { WriteUnit } from '../changes/write-unit.js';
 import { assertResponseFits } from './response-size.js';
 import * as records from './records.repository.js';
+import * as recordQueries from './record-query.repository.js';
 import { countIds, idPages, type ExportFormat, type RecordExport } from './record-export.js';
 import { formulaModes, type FormulaMode } from './csv-formulas.js';
 
@@ -40,7 +41,7 @@ export function createRecordQueries(deps: {
   const maxResponseSize = deps.maxResponseSize;
 
   /** A record query runs in its caller's share of the query slots, within the time budget. */
-  function boundsOf(actor: Actor, cheapPerRow: boolean): records.QueryBounds {
+  function boundsOf(actor: Actor, cheapPerRow: boolean): recordQueries.QueryBounds {
     return { caller: queryCallerOf(actor), dialect, cheapPerRow };
   }
 
@@ -117,7 +118,7 @@ export function createRecordQueries(deps: {
         const { query, where, orderBy, sortIndex, shape, cheapPerRow } = await parse(attempt, body, 'query');
         const fields = selectFields(attempt.table, query.fields, invalidField);
         const selection = await selectionOf(attempt, fields);
-        const rows = await records.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor, cheapPerRow), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
+        const rows = await recordQueries.selectRecordRows(db, tableId, { bounds: boundsOf(attempt.actor, cheapPerRow), selection, where, orderBy, sortIndex, limit: query.limit!, offset: query.offset! });
         attempt.reads.confirm(rows.length > 0 ? rows[0].metadata_version : await readMetadataVersion(db));
         const page = await present(attempt, rows, fields, selection);
         assertResponseFits(page, maxResponseSize, `these ${page.length} records hold`, 'ask for fewer records (limit) or fewer fields (fields)');
@@ -159,7 +160,7 @@ export function createRecordQueries(deps: {
           if (cached === undefined) observe(tableId, shape);
         } else if (count === undefined) {
           // Only the records created since the cached count, or the whole filter afresh.
-          const counted = await records.countRecords(db, tableId, source, bounds, cached?.since);
+          const counted = await recordQueries.countRecords(db, tableId, source, bounds, cached?.since);
           count = (cached?.since === undefined ? 0 : cached.count) + counted.count;
           countCache.set(key, counters, count, counted.maxId);
           if (cached === undefined) observe(tableId, shape);
@@ -176,7 +177,7 @@ export function createRecordQueries(deps: {
     listIds(actor: Actor, tableId: number, body: unknown): Promise<string> {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
         const { where, orderBy, shape, cheapPerRow } = await parse(attempt, body, 'ids');
-        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
+        const { ids, version } = await recordQueries.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
         attempt.reads.confirm(version);
         observe(tableId, shape);
         return `[${ids}]`;
@@ -195,7 +196,7 @@ export function createRecordQueries(deps: {
       const started = await throughView(queryBody, () => onTable(actor, tableId, async (attempt) => {
         const { query, where, orderBy, shape, cheapPerRow } = await parse(attempt, queryBody, 'ids');
         const fields = selectFields(attempt.table, query.fields, invalidField);
-        const { ids, version } = await records.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
+        const { ids, version } = await recordQueries.readRecordIdList(db, tableId, where, orderBy, boundsOf(attempt.actor, cheapPerRow));
         attempt.reads.confirm(version);
         observe(tableId, shape);
         return { ids, whitelist: query.fields, fields: fields.map(({ slug, type, multiple }) => ({ slug, type, multiple })) };
