@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
 import { createGroupCommit } from './group-commit.js';
-import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, type NewChangeRow } from './changes.repository.js';
+import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, vacuumChangeQueue, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
 
@@ -11,6 +11,9 @@ const sequenceDelayMs = 5;
 
 /** Queued changes the sequencer moves per statement. */
 const sequenceBatch = 10_000;
+
+/** Changes this process moves out of the queue between two vacuums of it (changes.repository vacuumChangeQueue). */
+const movedPerVacuum = 10_000;
 
 /**
  * The one way a record or a comment is written (docs/decisions.md, "Changes"): `work` writes its
@@ -61,12 +64,31 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
     await (dialect.queuesChanges ? queueChanges(trx, rows) : insertChanges(trx, rows));
   }
 
-  /** One sequencer run: every queued change into the log, in one transaction under the lock. */
+  /**
+   * One sequencer run: every queued change into the log, in one transaction under the lock;
+   * then, every `movedPerVacuum` changes, the queue's dead rows reclaimed in the background (a
+   * few milliseconds for that many; a failure is only logged: a later run tries again).
+   */
+  let movedSinceVacuum = 0;
+  let vacuuming = false;
   async function sequenceOnce(): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    movedSinceVacuum += await db.transaction().execute(async (trx) => {
       await dialect.changeLogLock!.execute(trx);
-      while ((await sequenceQueued(trx, sequenceBatch)) === sequenceBatch);
+      let moved = 0;
+      for (;;) {
+        const batch = await sequenceQueued(trx, sequenceBatch);
+        moved += batch;
+        if (batch < sequenceBatch) return moved;
+      }
     });
+    if (movedSinceVacuum >= movedPerVacuum && !vacuuming) {
+      movedSinceVacuum = 0;
+      vacuuming = true;
+      // Not awaited: the next run need not wait for it (the first vacuum of a queue left to grow takes seconds).
+      vacuumChangeQueue(db)
+        .catch((error: unknown) => deps.log?.('warn', `vacuum of the change queue failed: ${(error as Error).message}`))
+        .finally(() => (vacuuming = false));
+    }
   }
 
   // At most one run per process at a time; whoever asks during a run waits for the next one,
