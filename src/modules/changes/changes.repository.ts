@@ -119,13 +119,17 @@ export async function purgedThrough(db: Db): Promise<number> {
  * writer) and then removes nothing, and the purge mark only moves up.
  */
 export async function purgeChangesBefore(db: Db, before: string, limit: number): Promise<number> {
+  // Found before the transaction, which then only writes: on SQLite a transaction that read
+  // first fails at once (SQLITE_BUSY_SNAPSHOT) when another connection committed meanwhile,
+  // where one that starts by writing waits for the lock. Seqs only grow, so the changes found
+  // expired here still are at the delete (or another purge removed them).
+  const firstKept = await db.selectFrom('changes').select('seq').where('at', '>=', before).orderBy('seq').limit(1).executeTakeFirst();
+  // The limit-th expired change, or (fewer expired) the last of them: both by the primary key.
+  const expired = firstKept ? db.selectFrom('changes').where('seq', '<', firstKept.seq) : db.selectFrom('changes');
+  const last = await expired.select('seq').orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
+  const through = Number(last?.seq ?? (await expired.select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
+  if (through === 0) return 0;
   return db.transaction().execute(async (trx) => {
-    const firstKept = await trx.selectFrom('changes').select('seq').where('at', '>=', before).orderBy('seq').limit(1).executeTakeFirst();
-    // The limit-th expired change, or (fewer expired) the last of them: both by the primary key.
-    const expired = firstKept ? trx.selectFrom('changes').where('seq', '<', firstKept.seq) : trx.selectFrom('changes');
-    const last = await expired.select('seq').orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
-    const through = Number(last?.seq ?? (await expired.select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
-    if (through === 0) return 0;
     const removed = await trx.deleteFrom('changes').where('seq', '<=', through).executeTakeFirst();
     await trx.updateTable('change_log_state').set({ purged_through: through }).where('id', '=', 1).where('purged_through', '<', through).execute();
     return Number(removed.numDeletedRows);
