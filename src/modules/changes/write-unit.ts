@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
+import { createFreshRun } from '../../shared/fresh-runs.js';
 import { createGroupCommit } from './group-commit.js';
 import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, vacuumChangeQueue, type NewChangeRow } from './changes.repository.js';
 
@@ -93,21 +94,7 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
 
   // At most one run per process at a time; whoever asks during a run waits for the next one,
   // which starts after that run and so after the asker's commit.
-  let running: Promise<void> | null = null;
-  let following: Promise<void> | null = null;
-  function sequence(): Promise<void> {
-    if (!running) {
-      running = sequenceOnce().finally(() => (running = null));
-      return running;
-    }
-    following ??= running
-      .catch(() => undefined)
-      .then(() => {
-        following = null;
-        return sequence();
-      });
-    return following;
-  }
+  const sequence = createFreshRun(sequenceOnce);
 
   // Other processes hear of new changes through one NOTIFY at a time, sent after the sequencer
   // committed them; those that come meanwhile share the next one.

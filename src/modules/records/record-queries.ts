@@ -13,6 +13,7 @@ import type { Attempt } from './record-attempt.js';
 import type { AttemptRunner } from './record-attempts.js';
 import { selectFields, type RecordObject } from './record-reader.js';
 import { invalidField, type RecordReads } from './record-reads.js';
+import { createFreshRuns } from '../../shared/fresh-runs.js';
 import { createCountCache } from './count-cache.js';
 import { readChangeWindow, readMatchingIds } from './count-window.repository.js';
 import type { WriteUnit } from '../changes/write-unit.js';
@@ -38,6 +39,10 @@ export function createRecordQueries(deps: {
   const { onTable, confirmCurrentMetadata } = deps.runner;
   const { selectionOf, present, readRecords } = deps.reads;
   const countCache = createCountCache();
+  // A cached count's one statement, shared by the counts of a table asked at the same moment
+  // (each still sees every write acknowledged before it asked: fresh-runs.ts). Under load this
+  // is most of a cached count's cost on PostgreSQL, a round trip to the database each.
+  const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId));
   const maxResponseSize = deps.maxResponseSize;
 
   /** A record query runs in its caller's share of the query slots, within the time budget. */
@@ -134,7 +139,7 @@ export function createRecordQueries(deps: {
     countRecords(actor: Actor, tableId: number, body: unknown) {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
         const { where, counted: source, shape, cheapPerRow } = await parse(attempt, body, 'count');
-        const counters = await records.readCounters(db, tableId);
+        const counters = await readCounters(tableId);
         attempt.reads.confirm(counters.metadataVersion);
         if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
         const compiled = where.compile(db);

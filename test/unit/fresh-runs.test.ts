@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createFreshRun, createFreshRuns } from '../../src/shared/fresh-runs.js';
+
+/** A run whose every start is recorded and whose end the test decides. */
+function controlledRuns() {
+  const started: Array<{ key: string; finish: (value: number) => void; fail: (error: Error) => void }> = [];
+  const run = (key: string) =>
+    new Promise<number>((resolve, reject) => {
+      started.push({ key, finish: resolve, fail: reject });
+    });
+  return { started, run };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('createFreshRuns', () => {
+  it('serves calls made together with one run', async () => {
+    const { started, run } = controlledRuns();
+    const ask = createFreshRuns(run);
+    const first = ask('t');
+    await turn();
+    started[0].finish(1);
+    expect(await first).toBe(1);
+    expect(started).toHaveLength(1);
+  });
+
+  it('never answers a call with a run that began before it: a call during a run waits for the next, shared by all who asked meanwhile', async () => {
+    const { started, run } = controlledRuns();
+    const ask = createFreshRuns(run);
+    const early = ask('t');
+    await turn();
+    const late = [ask('t'), ask('t'), ask('t')];
+    await turn();
+    expect(started).toHaveLength(1); // the next run waits for the current one
+    started[0].finish(1);
+    expect(await early).toBe(1);
+    await turn();
+    expect(started).toHaveLength(2);
+    started[1].finish(2);
+    expect(await Promise.all(late)).toEqual([2, 2, 2]);
+    expect(started).toHaveLength(2);
+  });
+
+  it('keeps keys apart', async () => {
+    const { started, run } = controlledRuns();
+    const ask = createFreshRuns(run);
+    const a = ask('a');
+    const b = ask('b');
+    await turn();
+    expect(started.map((s) => s.key)).toEqual(['a', 'b']);
+    started[1].finish(20);
+    started[0].finish(10);
+    expect([await a, await b]).toEqual([10, 20]);
+  });
+
+  it('hands a failure to the callers of that run only; the next run starts all the same', async () => {
+    const { started, run } = controlledRuns();
+    const ask = createFreshRuns(run);
+    const failing = ask('t');
+    await turn();
+    const next = ask('t');
+    started[0].fail(new Error('database unavailable'));
+    await expect(failing).rejects.toThrow('database unavailable');
+    await turn();
+    started[1].finish(3);
+    expect(await next).toBe(3);
+    // Idle again: a new call starts a run at once.
+    const again = ask('t');
+    await turn();
+    expect(started).toHaveLength(3);
+    started[2].finish(4);
+    expect(await again).toBe(4);
+  });
+});
+
+describe('createFreshRun', () => {
+  it('is the same without a key', async () => {
+    let runs = 0;
+    const ask = createFreshRun(async () => ++runs);
+    const [a, b] = [ask(), ask()];
+    expect(await a).toBe(1);
+    expect(await b).toBe(2);
+    expect(await ask()).toBe(3);
+  });
+});
