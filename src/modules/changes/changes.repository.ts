@@ -55,19 +55,31 @@ export async function hasQueuedChanges(db: Db): Promise<boolean> {
 }
 
 /**
- * Moves up to `limit` queued changes, oldest first, into the log in one statement: each gets
- * the next seq in queue order. Answers how many moved. Run by the sequencer only, under the
- * change-log lock, in its own transaction.
+ * The sequencer's statement: moves up to `limit` queued changes, oldest first, into the log,
+ * each taking the next seq in queue order.
+ *
+ * The oldest are those up to a cutoff id, found once (an InitPlan) and then read as a range of
+ * the primary key. `id in (select … limit n)` let the planner, told by stale statistics that the
+ * queue was nearly empty (a vacuum of it when it was, and no analyze since: `autovacuum = off`,
+ * or a burst between two autoanalyzes), run the subquery again for every queued row: a queue of
+ * 80,000 changes after a bulk load kept the sequencer busy for minutes, holding the change-log
+ * lock, with the feed, cached counts and index builds waiting behind it. Both forms take the
+ * same rows (one statement, one snapshot).
  */
-export async function sequenceQueued(db: Db, limit: number): Promise<number> {
+export function sequenceQueuedStatement(limit: number) {
   const list = sql.join(changeColumns.map((column) => sql.ref(column)));
-  const result = await sql<{ moved: number }>`
+  return sql<{ moved: number }>`
     with moved as (
-      delete from change_queue where id in (select id from change_queue order by id limit ${limit}) returning id, ${list}
+      delete from change_queue where id <= (select max(id) from (select id from change_queue order by id limit ${limit}) as oldest) returning id, ${list}
     ), appended as (
       insert into changes (${list}) select ${list} from moved order by id returning 1
     )
-    select count(*) as moved from appended`.execute(db);
+    select count(*) as moved from appended`;
+}
+
+/** Runs the sequencer's statement; answers how many moved. Under the change-log lock, in the sequencer's own transaction. */
+export async function sequenceQueued(db: Db, limit: number): Promise<number> {
+  const result = await sequenceQueuedStatement(limit).execute(db);
   return Number(result.rows[0]?.moved ?? 0);
 }
 
