@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/profile-shape.ts --dataset <name> --db sqlite|postgres --shape get|create|update|create-batch`:
+ * `node --import tsx bench/profile-shape.ts --dataset <name> --db sqlite|postgres --shape get|count|create|update|create-batch`:
  * starts `tabula serve` under `node --cpu-prof` on a dataset `npm run bench` made (its
  * bench.json), drives one shape with autocannon (10 connections, `--seconds`), stops the server
  * and prints each stage's share of the server's CPU samples (bench/profile-stages.ts), idle
@@ -42,10 +42,11 @@ const t = `/api/table/${dataset.tableId}`;
 const id = () => 1 + random.int(rows);
 const next = {
   get: () => ({ method: 'GET' as const, path: `${t}/record/${id()}/get` }),
+  count: () => ({ method: 'POST' as const, path: `${t}/records/count`, body: { where: { stage: 'won' } } }),
   create: () => ({ method: 'POST' as const, path: `${t}/records/create`, body: { data: makeRecord(random, dataset.userIds) } }),
   update: () => ({ method: 'POST' as const, path: `${t}/record/${id()}/update`, body: { data: { amount: random.int(1_000_000) / 100 } } }),
   'create-batch': () => ({ method: 'POST' as const, path: `${t}/records/create_batch`, body: { records: Array.from({ length: 1000 }, () => ({ data: makeRecord(random, dataset.userIds) })) } }),
-}[options.shape as 'get' | 'create' | 'update' | 'create-batch'];
+}[options.shape as 'get' | 'count' | 'create' | 'update' | 'create-batch'];
 const drive = makeDrive(10);
 const auth = { authorization: `Bearer ${dataset.apiKey}` };
 await drive(server.url, 2, next, auth);

@@ -14,7 +14,7 @@ function controlledRuns() {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createFreshRuns', () => {
-  it('serves calls made together with one run', async () => {
+  it('runs at once when nothing runs for the key', async () => {
     const { started, run } = controlledRuns();
     const ask = createFreshRuns(run);
     const first = ask('t');
