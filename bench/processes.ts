@@ -50,3 +50,22 @@ export function readCpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/**
+ * CPU time every `postgres` process on this machine has used so far, in ms (0 where there is
+ * none): what a request costs the database, read around a slice as the server's own is. The
+ * machine's other PostgreSQL work (checkpoints, other databases) counts too: a quiet machine
+ * keeps it small.
+ */
+export function readDatabaseCpuMs(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += readCpuMs(Number(entry));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
+}

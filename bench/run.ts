@@ -36,7 +36,7 @@ import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWor
 import { measureCsv } from './csv-bench.js';
 import { combine, makeDrive, type Measurement, type NextRequest } from './drive.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
-import { readCpuMs, readRssMb, startProcess, stopProcess } from './processes.js';
+import { readCpuMs, readDatabaseCpuMs, readRssMb, startProcess, stopProcess } from './processes.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -477,21 +477,25 @@ interface Side {
   pid: number;
 }
 
-/** One side's slices of a shape: the autocannon results and the server CPU time they took. */
+/** One side's slices of a shape: the autocannon results, the server CPU time they took and (PostgreSQL) the database's. */
 class SideSlices {
   readonly results: autocannon.Result[] = [];
   cpuMs = 0;
+  databaseCpuMs = 0;
 
   async run(side: Side, work: () => Promise<autocannon.Result>): Promise<void> {
     const cpuBefore = readCpuMs(side.pid);
+    const databaseBefore = readDatabaseCpuMs();
     this.results.push(await work());
     this.cpuMs += readCpuMs(side.pid) - cpuBefore;
+    this.databaseCpuMs += readDatabaseCpuMs() - databaseBefore;
   }
 
-  /** Server CPU per answered request, in ms (clock ticks of 10 ms: a long slice keeps the rounding small). */
+  /** Server CPU per answered request, in ms (clock ticks of 10 ms: a long slice keeps the rounding small); with the database's after a slash on PostgreSQL. */
   cpuPerRequest(): string {
     const requests = this.results.reduce((sum, r) => sum + r.requests.total, 0);
-    return requests > 0 ? (this.cpuMs / requests).toFixed(2) : '';
+    if (requests === 0) return '';
+    return engine === 'postgres' ? `${(this.cpuMs / requests).toFixed(2)} / ${(this.databaseCpuMs / requests).toFixed(2)}` : (this.cpuMs / requests).toFixed(2);
   }
 }
 
@@ -707,7 +711,7 @@ async function runRecordShapes(wanted: Set<string>) {
   }
   console.log(`\n${engine}, ${rows.toLocaleString('en')} records made through the API, ${connections} connections, ${duration}s per shape\n`);
   // The bare floor (get, create, update): node:http, one prepared statement, JSON.stringify of the row.
-  const header = '| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB | bare floor req/s | of bare floor | Tabula CPU ms/req | bare CPU ms/req |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+  const header = `| shape | Tabula req/s | p50 ms | p99 ms | floor req/s | floor p50 | floor p99 | of floor | server RSS MB | bare floor req/s | of bare floor | Tabula CPU ms/req${engine === 'postgres' ? ' (server / database)' : ''} | bare CPU ms/req${engine === 'postgres' ? ' (server / database)' : ''} |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|`;
   if (beforeLines.length > 0) {
     console.log(`Before any index (the first queries on a new table; TABULA_AUTO_INDEXES=off):\n\n${header}`);
     for (const line of beforeLines) console.log(line);
