@@ -148,4 +148,30 @@ describe('changes of a single update or delete, whichever way it is written', ()
     const [restored] = await changesAfter(restoredAt);
     expect(restored).toMatchObject({ kind: 'record.restored', record_id: id, after: changes[0].before });
   });
+
+  it('a delete racing updates of its record: one change each, the delete last, its before the value the last update wrote', async () => {
+    // On PostgreSQL a single delete is one statement that deletes the row only if it is still
+    // the version read before (its xmin); a lost race runs it again from a new read.
+    for (let round = 0; round < 3; round++) {
+      const { id } = await create({ count: 0, owner: world.ownerId });
+      const before = await lastSeq();
+      const updates = Array.from({ length: 10 }, (_, n) => update(id, { count: n + 1 }));
+      const deleted = await post(`/api/table/${tableId}/record/${id}/delete`);
+      const answers = await Promise.all(updates);
+      expect(deleted.status).toBe(200);
+      for (const answer of answers) expect([200, 400]).toContain(answer.status);
+      const changes = await changesAfter(before);
+      const updated = changes.filter((change) => change.kind === 'record.updated');
+      expect(updated).toHaveLength(answers.filter((answer) => answer.status === 200).length);
+      expect(changes.map((change) => change.kind)).toEqual([...updated.map(() => 'record.updated'), 'record.deleted']);
+      // The chain holds through the delete: each before is the value the change before it left.
+      let value: unknown = 0;
+      for (const change of updated) {
+        expect(change.before).toEqual({ count: value });
+        value = change.after.count;
+      }
+      expect(changes.at(-1)!.before).toMatchObject({ count: value, owner: expect.objectContaining({ id: world.ownerId }) });
+      expect((await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).status).toBe(400);
+    }
+  });
 });
