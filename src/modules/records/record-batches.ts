@@ -14,8 +14,9 @@ import { assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, 
 import * as records from './records.repository.js';
 import { recordSearchOf } from './search/index.js';
 import type { WriteUnit } from '../changes/write-unit.js';
+import type { RecordReads } from './record-reads.js';
 import type { ChangeDraft } from '../changes/change.js';
-import { assertSameColumns, columnsOf, dataOf, draftsOf, readBefore, rowWith, scopeOf, untilSettled } from './record-changes.js';
+import { assertSameColumns, columnsOf, dataOf, draftsOf, rowWith, scopeOf, untilSettled } from './record-changes.js';
 import {
   checkItems,
   checkValues,
@@ -51,6 +52,8 @@ export interface BatchDeps {
   confirm(attempt: Attempt): Promise<void>;
   /** Records by id, presented as record get presents them, in the order of `ids`. */
   readRecords(attempt: Attempt, ids: readonly number[]): Promise<RecordObject[]>;
+  /** The rows and data of records just before a write (record-reads.ts). */
+  readBefore: RecordReads['readBefore'];
   /** The one way records are written: rows and their changes in one transaction. */
   unit: Pick<WriteUnit, 'run'>;
   /**
@@ -88,7 +91,7 @@ export function createRecordBatches(deps: BatchDeps) {
   }
 
   /** What an update batch read of its records just before writing them: rows and data by id. */
-  type Before = Awaited<ReturnType<typeof readBefore>>;
+  type Before = Awaited<ReturnType<RecordReads['readBefore']>>;
 
   /**
    * The stored values of the records `writes` update, read before the transaction, and the
@@ -96,7 +99,7 @@ export function createRecordBatches(deps: BatchDeps) {
    */
   async function describeUpdates(attempt: Attempt, writes: readonly Write[]): Promise<{ before: Before; drafts: ChangeDraft[] }> {
     const written = [...new Set(writes.flatMap((write) => [...write.values.keys()]))];
-    const before = await readBefore(db, attempt, writes.map((write) => write.id!), written);
+    const before = await deps.readBefore(db, attempt, writes.map((write) => write.id!), written);
     const stored = writes.flatMap((write) => before.get(write.id!) ?? []);
     const after = await dataOf(attempt, writes.flatMap((write) => { const row = before.get(write.id!)?.row; return row ? [rowWith(row, write.values)] : []; }), written);
     return { before, drafts: draftsOf('record.updated', stored.map((entry, n) => [Number(entry.row.id), entry.data, after[n]])) };

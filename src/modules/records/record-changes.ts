@@ -4,9 +4,8 @@ import { fieldColumnName } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
 import type { Attempt } from './record-attempt.js';
 import { presentRecords } from './record-reader.js';
-import type { Database } from '../../db/database.js';
 import { DatabaseBusyError } from '../../shared/errors.js';
-import { findRecordRows, type RecordRow } from './records.repository.js';
+import type { RecordRow } from './records.repository.js';
 
 /**
  * How record writes describe their changes. Values are presented (read form) before the write
@@ -98,9 +97,3 @@ export function draftsOf(kind: ChangeKind, entries: Iterable<[number, Record<str
   return drafts;
 }
 
-/** The rows of `ids` with the columns of `fields` (and `extra`), read just before a write, with their data. */
-export async function readBefore(db: Database['db'], attempt: Attempt, ids: readonly number[], fields: readonly Field[], extra: readonly string[] = []): Promise<Map<number, { row: RecordRow; data: Record<string, unknown> }>> {
-  const rows = await findRecordRows(db, attempt.table.id, ids, [...columnsOf(fields), ...extra]);
-  const data = await dataOf(attempt, rows, fields);
-  return new Map(rows.map((row, n) => [Number(row.id), { row, data: data[n] }]));
-}

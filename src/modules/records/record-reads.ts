@@ -76,11 +76,26 @@ export function createRecordReads(deps: { database: Database }) {
     return { rows, records: await present(attempt, found, fields, selection) };
   }
 
+  /**
+   * The rows of `ids` with the columns of `fields` (and `extra`) and their data, read just
+   * before a write (record-changes.ts): one statement with the lookups' titles, as a get reads
+   * them, through `executor` (the service's database, or the transaction of an import).
+   */
+  async function readBefore(executor: Database['db'], attempt: Attempt, ids: readonly number[], fields: readonly Field[], extra: readonly string[] = []): Promise<Map<number, { row: records.RecordRow; data: Record<string, unknown> }>> {
+    const base = await selectionOf(attempt, fields);
+    const more = extra.filter((column) => !base.columns.includes(column) && !records.isSystemColumn(column));
+    const selection = more.length === 0 ? base : records.describeSelection(base.tableId, [...base.columns, ...more], base.titles);
+    const rows = ids.length === 1 ? [(await records.findRecordWithVersion(executor, ids[0], selection)).row].filter((row) => row !== undefined) : await records.findRecordsById(executor, attempt.table.id, ids, selection);
+    const presented = await present(attempt, rows, fields, selection);
+    return new Map(rows.map((row, n) => [Number(row.id), { row, data: presented[n].data }]));
+  }
+
   return {
     selectionOf,
     present,
     readRecord,
     readRowsAndRecords,
+    readBefore,
     /** Records by id, in that order (one that is gone is left out), as readRecord presents one. */
     async readRecords(attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<RecordObject[]> {
       return (await readRowsAndRecords(attempt, recordIds, fields)).records;

@@ -7,7 +7,7 @@ import { hooksOf } from '../fields/lifecycle.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import type { Attempt } from './record-attempt.js';
 import type { AttemptRunner } from './record-attempts.js';
-import { assertSameColumns, ChangedMeanwhile, columnsOf, dataOf, draftsOf, presentableInside, readBefore, rowWith, scopeOf, untilSettled } from './record-changes.js';
+import { assertSameColumns, ChangedMeanwhile, columnsOf, dataOf, draftsOf, presentableInside, rowWith, scopeOf, untilSettled } from './record-changes.js';
 import { afterCommit, prepareValuesIo, runCleanups } from './record-lifecycle.js';
 import { presentRecords, type RecordObject } from './record-reader.js';
 import { recordNotFound, type RecordReads } from './record-reads.js';
@@ -48,7 +48,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
     // As for an update: presented inside the transaction when the table's values read as stored.
     const inside = presentableInside(table.fields);
     return untilSettled(async () => {
-      const before = inside ? undefined : await readBefore(db, attempt, ids, table.fields, keptSystemColumns);
+      const before = inside ? undefined : await deps.reads.readBefore(db, attempt, ids, table.fields, keptSystemColumns);
       const deletedAt = deps.now();
       if (before && dialect.queuesChanges) {
         // PostgreSQL with the changes made from the rows read before: the delete, the trash and
@@ -150,7 +150,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
           // others (users, lookups) from a read before it, checked again inside (record-changes.ts).
           const inside = presentableInside(written);
           await untilSettled(async () => {
-            const stored = inside ? undefined : (await readBefore(db, attempt, [recordId], written)).get(recordId);
+            const stored = inside ? undefined : (await deps.reads.readBefore(db, attempt, [recordId], written)).get(recordId);
             if (!inside && !stored) throw recordNotFound();
             const after = stored && (await dataOf(attempt, [rowWith(stored.row, changes)], written))[0];
             const timestamp = deps.now();

@@ -9,6 +9,9 @@ type Db = Kysely<any>;
 
 const systemColumns = ['id', 'created_at', 'updated_at'];
 
+/** Whether every read selects `column` already (the id and the two times). */
+export const isSystemColumn = (column: string): boolean => systemColumns.includes(column);
+
 export type RecordRow = Record<string, unknown> & { id: number; created_at: string; updated_at: string };
 
 /**
