@@ -85,7 +85,7 @@ export function createRecordReads(deps: { database: Database }) {
     const base = await selectionOf(attempt, fields);
     const more = extra.filter((column) => !base.columns.includes(column) && !records.isSystemColumn(column));
     const selection = more.length === 0 ? base : records.describeSelection(base.tableId, [...base.columns, ...more], base.titles);
-    const rows = ids.length === 1 ? [(await records.findRecordWithVersion(executor, ids[0], selection)).row].filter((row) => row !== undefined) : await records.findRecordsById(executor, attempt.table.id, ids, selection);
+    const rows = await records.findRecordsById(executor, attempt.table.id, ids, selection);
     const presented = await present(attempt, rows, fields, selection);
     return new Map(rows.map((row, n) => [Number(row.id), { row, data: presented[n].data }]));
   }

@@ -210,9 +210,19 @@ export function selectListSql(db: Db, selection: ReadSelection): string {
   return text;
 }
 
-/** Records by id, read as `findRecordWithVersion` reads one (the ids that exist, in no particular order). */
+/** One record by id with a read's selection, compiled once per selection (the read before a write). */
+const selectOneRecord = prepareShapedQuery(
+  (shape: ReadSelection) => shape.key,
+  (db: Db, shape: ReadSelection, recordId: number) => db.selectFrom(`${recordTableName(shape.tableId)} as r`).select(selectionOf(shape)).where('r.id', '=', recordId),
+);
+
+/**
+ * Records by id, read as `findRecordWithVersion` reads one (the ids that exist, in no particular
+ * order). One record's read is a prepared statement, as in findRecordRows.
+ */
 export async function findRecordsById(db: Db, tableId: number, recordIds: readonly number[], selection: ReadSelection): Promise<RecordRow[]> {
   if (recordIds.length === 0) return [];
+  if (recordIds.length === 1) return (await selectOneRecord(db, selection, recordIds[0])) as RecordRow[];
   const table = sql.table(recordTableName(tableId));
   return runRead(db, sql<RecordRow>`select ${sql.raw(selectListSql(db, selection))} from ${table} as r where r.id in (${sql.join(recordIds)})`.compile(db));
 }
