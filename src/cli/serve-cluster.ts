@@ -16,6 +16,10 @@ export function runClusterPrimary(config: Config, processes: number): Promise<vo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const listening = new Set<number>();
   const startedAt = new Map<number, number>();
+  // Workers whose process has not exited. Not cluster.workers: node removes a worker from it only
+  // once both its exit and its IPC disconnect were seen, in either order, so at the last worker's
+  // 'exit' it may still be listed and the primary would wait for an event that never comes.
+  const alive = new Map<number, Worker>();
   let stopping = false;
   let announced = false;
 
@@ -23,6 +27,7 @@ export function runClusterPrimary(config: Config, processes: number): Promise<vo
     // The workers' own `serve` sees this and skips the port check, the migrations' bootstrap and the listening line.
     const worker = cluster.fork({ TABULA_CLUSTER_WORKER: '1' });
     startedAt.set(worker.id, Date.now());
+    alive.set(worker.id, worker);
     return worker;
   };
 
@@ -35,14 +40,15 @@ export function runClusterPrimary(config: Config, processes: number): Promise<vo
   });
   cluster.on('exit', (worker, code, signal) => {
     listening.delete(worker.id);
+    alive.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (alive.size === 0) process.exit(0);
       return;
     }
     const livedMs = Date.now() - (startedAt.get(worker.id) ?? 0);
     process.stderr.write(`tabula serve: worker ${worker.process.pid} ended (${signal ?? `code ${code}`})${livedMs < restartGraceMs ? '; not restarted: it ended right after starting' : '; starting another'}\n`);
     if (livedMs >= restartGraceMs) fork();
-    else if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+    else if (alive.size === 0) process.exit(1);
   });
 
   const stop = (signal: NodeJS.Signals) => {
@@ -51,9 +57,8 @@ export function runClusterPrimary(config: Config, processes: number): Promise<vo
       return;
     }
     stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-    if (workers.length === 0) process.exit(0);
-    for (const worker of workers) worker.process.kill('SIGTERM');
+    if (alive.size === 0) process.exit(0);
+    for (const worker of alive.values()) worker.process.kill('SIGTERM');
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
