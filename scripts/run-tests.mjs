@@ -31,6 +31,16 @@ const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'i
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 
+/**
+ * Failed tests, plus each file that failed with no failed test of its own (it did not load, or a
+ * hook outside any test threw). Not numFailedTestSuites: it also counts every describe block
+ * around a failed test, so one failure read as three.
+ */
+function failedCount(report) {
+  const brokenFiles = (report.testResults ?? []).filter((file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')).length;
+  return report.numFailedTests + brokenFiles;
+}
+
 function runSuite(engine) {
   const outputFile = `.test-results/${engine}.json`;
   fs.rmSync(outputFile, { force: true });
@@ -43,7 +53,7 @@ function runSuite(engine) {
     engine,
     exitCode: result.status ?? 1,
     passed: report?.numPassedTests ?? 0,
-    failed: report ? report.numFailedTests + (report.numFailedTestSuites ?? 0) : 1,
+    failed: report ? failedCount(report) : 1,
     skipped: (report?.numPendingTests ?? 0) + (report?.numTodoTests ?? 0),
   };
 }
