@@ -270,9 +270,18 @@ export async function findExistingIds(db: Db, tableId: number, recordIds: readon
   return new Set(rows.map((row) => Number(row.id)));
 }
 
+/** One record's column, compiled once per table and column: a write that sets a lookup reads its target's title so. */
+const selectOneColumnValue = prepareShapedQuery(
+  (shape: { tableId: number; column: string }) => `${shape.tableId}:${shape.column}`,
+  (db: Db, shape: { tableId: number; column: string }, recordId: number) => db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', recordId),
+);
+
 export async function selectColumnValues(db: Db, tableId: number, column: string, recordIds: readonly number[]): Promise<Map<number, unknown>> {
   if (recordIds.length === 0) return new Map();
-  const rows = await runRead(db, db.selectFrom(recordTableName(tableId)).select(['id', `${column} as value`]).where('id', 'in', recordIds).compile());
+  const rows =
+    recordIds.length === 1
+      ? await selectOneColumnValue(db, { tableId, column }, recordIds[0])
+      : await runRead(db, db.selectFrom(recordTableName(tableId)).select(['id', `${column} as value`]).where('id', 'in', recordIds).compile());
   return new Map(rows.map((row) => [Number(row.id), row.value]));
 }
 
