@@ -13,7 +13,7 @@ const textColumns = ['id', 'text'] as const;
 /**
  * The upsert of search texts, compiled once per table and row count (insertStatementSizes, as
  * record inserts are): building it through Kysely's builder for every write cost a SQLite
- * create about 8 % of its CPU, and a batch's thousand rows more than running them.
+ * create about 8 % of its CPU (docs/performance.md, session 22).
  */
 const upsertTexts = prepareShapedQuery(
   (shape: { table: string; rows: number }) => `${shape.table}:${shape.rows}`,
