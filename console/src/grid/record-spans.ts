@@ -38,6 +38,11 @@ export function cachedSpans(queryClient: QueryClient, tid: number, viewId: numbe
     .sort((a, b) => a.updatedAt - b.updatedAt);
 }
 
+/** Do two lists of spans hold the same answers (the same record arrays, equally current)? */
+export function sameSpans(a: Span[], b: Span[]): boolean {
+  return a.length === b.length && a.every((span, index) => span.records === b[index].records && span.offset === b[index].offset && span.current === b[index].current && span.updatedAt === b[index].updatedAt);
+}
+
 /** The records of rows `from`…`to` as the spans know them, and whether a current span covers each. */
 export function rowsBetween(spans: Span[], from: number, to: number): { records: Array<TableRecord | undefined>; covered: boolean[] } {
   const length = Math.max(0, to - from + 1);

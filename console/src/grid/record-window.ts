@@ -1,8 +1,8 @@
 import { notifyManager, skipToken, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { api, unwrap } from '../api/client';
 import type { TableRecord } from '../api/types';
-import { cachedSpans, dropOldSpans, missingSpan, pendingSpanCovering, recordInSpans, replaceCachedRecord, rowsBetween, spanKey, windowKey } from './record-spans';
+import { cachedSpans, dropOldSpans, sameSpans, type Span, missingSpan, pendingSpanCovering, recordInSpans, replaceCachedRecord, rowsBetween, spanKey, windowKey } from './record-spans';
 
 /** The window settles this long after the last scroll before its rows are asked for: dragging the scrollbar asks only where it stops… */
 const settleMs = 60;
@@ -36,16 +36,7 @@ export function useRecordWindow(tid: number, viewId: number, first: number, last
     return () => clearTimeout(timer);
   }, [first, last, settled.first, settled.last]);
 
-  // Any change to this window's spans (an answer, an edit, an invalidation) draws the rows again.
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    const prefix = JSON.stringify(windowKey(tid, viewId, queryPart)).slice(0, -1);
-    const changed = notifyManager.batchCalls(() => setVersion((count) => count + 1));
-    return queryClient.getQueryCache().subscribe((event) => {
-      if ((event.type === 'added' || event.type === 'removed' || event.type === 'updated') && event.query.queryHash.startsWith(prefix)) changed();
-    });
-  }, [queryClient, tid, viewId, queryPart]);
-  const spans = useMemo(() => cachedSpans(queryClient, tid, viewId, queryPart), [queryClient, tid, viewId, queryPart, version]);
+  const spans = useWindowSpans(queryClient, tid, viewId, queryPart);
 
   const lastRow = total - 1;
   const zone = { from: Math.max(0, settled.first - fetchRows), to: Math.min(lastRow, settled.last + fetchRows) };
@@ -77,6 +68,36 @@ export function useRecordWindow(tid: number, viewId: number, first: number, last
       return unwrap(api.POST('/api/table/{tid}/records/query', { params: { path: { tid } }, body: { ...body, offset, limit } }));
     },
   };
+}
+
+/**
+ * The window's spans as the query cache holds them now, drawn again on any change to them (an
+ * answer, an edit, an invalidation). Read through `useSyncExternalStore`, not a counter bumped
+ * by a cache listener: a span answered between the first render and the listener's subscription
+ * is not missed, and no render combines a query's new state with spans older than it (which
+ * asked for rows already here: the page's first rows, fetched twice).
+ */
+function useWindowSpans(queryClient: QueryClient, tid: number, viewId: number, queryPart: string): Span[] {
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const prefix = JSON.stringify(windowKey(tid, viewId, queryPart)).slice(0, -1);
+      // Told in the cache's next notification flush: a span added while a component renders (a
+      // useQuery's new key) must not update this one in the middle of that render.
+      const later = notifyManager.batchCalls(changed);
+      return queryClient.getQueryCache().subscribe((event) => {
+        if ((event.type === 'added' || event.type === 'removed' || event.type === 'updated') && event.query.queryHash.startsWith(prefix)) later();
+      });
+    },
+    [queryClient, tid, viewId, queryPart],
+  );
+  // The same array while the spans are the same: the snapshot must be stable between changes.
+  const held = useRef<Span[]>([]);
+  const snapshot = useCallback(() => {
+    const spans = cachedSpans(queryClient, tid, viewId, queryPart);
+    if (!sameSpans(spans, held.current)) held.current = spans;
+    return held.current;
+  }, [queryClient, tid, viewId, queryPart]);
+  return useSyncExternalStore(subscribe, snapshot);
 }
 
 /** One span of rows under the window's view and toolbar query; older spans nobody looks at are dropped once it arrives. */
