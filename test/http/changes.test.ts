@@ -200,6 +200,20 @@ describe('changes: the log, history, trash and restore', () => {
     }
   });
 
+  it("a batch's changes are in the log in the batch's order, one seq each, their values as written", async () => {
+    const start = await lastSeq();
+    // More than one statement's worth of rows once (128), and values an array literal must escape.
+    const hostile = ['quote " here', 'back\\slash', '{braces}', 'a,b', 'NULL', 'line\nbreak', 'émoji 🎉', "it's", ''];
+    const names = Array.from({ length: 300 }, (_, n) => `${hostile[n % hostile.length]} ${n}`);
+    const created = (await post(`/api/table/${tableId}/records/create_batch`, { records: names.map((name) => ({ data: { name } })) })).body as Array<{ id: number }>;
+    const changes = await changesAfter(start);
+    expect(changes.map((change) => change.record_id)).toEqual(created.map((record) => record.id));
+    expect(changes.map((change) => change.after.name)).toEqual(names);
+    expect(new Set(changes.map((change) => change.kind))).toEqual(new Set(['record.created']));
+    expect(changes.every((change, n) => n === 0 || change.seq === changes[n - 1].seq + 1)).toBe(true);
+    expect(changes.every((change) => change.actor.api_key_id !== null && change.table_id === tableId && change.space_id === spaceId)).toBe(true);
+  });
+
   it('history: newest first, comments included, paged with before', async () => {
     const record = await create({ name: 'h0' });
     await post(`/api/table/${tableId}/record/${record.id}/update`, { data: { name: 'h1' } });
