@@ -39,32 +39,23 @@ export type QueuedChange = Pick<ChangeRow, 'record_id' | 'comment_id' | 'kind' |
 
 /**
  * One write's changes into the queue as ONE statement, whatever their number: the columns
- * every change of a write shares are parameters once, the rest JSON arrays read in order (the
- * ids, drawn in that order, keep it). The payloads are JSON text already: their array is their
- * texts joined, with nothing to escape (as an array parameter, escaping every element took 4 %
- * of a batch's CPU), and `json` (not `jsonb`) gives each element back as the very text
- * written. A batch's thousand changes as rows of values took ten statements of up to 128 rows
- * (1,408 parameters each).
+ * every change of a write shares are parameters once, the rest arrays unnested in order (the
+ * ids, drawn in that order, keep it). A batch's thousand changes as rows of values took ten
+ * statements of up to 128 rows (1,408 parameters each), a quarter of the queue's cost.
  */
 const queueWrite = prepareQuery((db: Kysely<any>, accountId: unknown, spaceId: unknown, tableId: unknown, at: unknown, userId: unknown, keyId: unknown, actorName: unknown, recordIds: unknown, commentIds: unknown, kinds: unknown, payloads: unknown) => {
   const raw = sql`insert into change_queue (${sql.join(changeColumns.map((column) => sql.ref(column)))})
-    select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), cast(c.record_id as integer), cast(c.comment_id as integer), c.kind, cast(${at} as text),
-      cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), cast(c.payload_json as text)
-    from rows from (
-      json_array_elements_text(cast(${recordIds} as json)), json_array_elements_text(cast(${commentIds} as json)),
-      json_array_elements_text(cast(${kinds} as json)), json_array_elements(cast(${payloads} as json))
-    ) with ordinality as c(record_id, comment_id, kind, payload_json, n)
+    select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), c.record_id, c.comment_id, c.kind, cast(${at} as text),
+      cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), c.payload_json
+    from unnest(cast(${recordIds} as integer[]), cast(${commentIds} as integer[]), cast(${kinds} as text[]), cast(${payloads} as text[])) with ordinality as c(record_id, comment_id, kind, payload_json, n)
     order by c.n`;
   return { compile: () => raw.compile(db) };
 });
 
 /** One write's changes waiting for the sequencer (PostgreSQL), in arrival order. */
 export async function queueChanges(db: Db, common: ChangeCommon, changes: readonly QueuedChange[]): Promise<void> {
-  const recordIds = JSON.stringify(changes.map((change) => change.record_id));
-  const commentIds = JSON.stringify(changes.map((change) => change.comment_id));
-  const kinds = JSON.stringify(changes.map((change) => change.kind));
-  const payloads = `[${changes.map((change) => change.payload_json).join(',')}]`;
-  await queueWrite(db, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name, recordIds, commentIds, kinds, payloads);
+  await queueWrite(db, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name,
+    changes.map((change) => change.record_id), changes.map((change) => change.comment_id), changes.map((change) => change.kind), changes.map((change) => change.payload_json));
 }
 
 /**
