@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { insertStatementSizes, prepareQuery, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
+import { insertStatementSizes, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
-import type { ChangeCommon, ChangeRow } from './change.js';
+import type { ChangeRow } from './change.js';
 
 type Db = Kysely<SystemSchema>;
 
@@ -11,51 +11,32 @@ export type NewChangeRow = Omit<ChangeRow, 'seq'> & { account_id: number };
 const changeColumns = ['account_id', 'space_id', 'table_id', 'record_id', 'comment_id', 'kind', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'payload_json'] as const;
 
 /**
- * Changes into the log (SQLite), compiled once per row count (insertStatementSizes: a
+ * Changes into the log or the queue, compiled once per row count (insertStatementSizes: a
  * batch's thousand changes come in a handful of shapes); most writes add one. Building a
  * thousand-row insert through Kysely's builder cost about a quarter of inserting it.
  */
 const insertChangeRows = prepareShapedQuery(
-  (rows: number) => String(rows),
-  (db: Kysely<any>, rows: number, ...values: unknown[]) => db.insertInto('changes').values(rowsOfValues(changeColumns, rows, values)),
+  (shape: { table: 'changes' | 'change_queue'; rows: number }) => `${shape.table}:${shape.rows}`,
+  (db: Kysely<any>, shape: { table: 'changes' | 'change_queue'; rows: number }, ...values: unknown[]) => db.insertInto(shape.table).values(rowsOfValues(changeColumns, shape.rows, values)),
 );
 
-async function insertRows(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+async function insertRows(db: Db, table: 'changes' | 'change_queue', rows: readonly NewChangeRow[]): Promise<void> {
   let start = 0;
   for (const size of insertStatementSizes(rows.length, changeColumns.length)) {
     const values = rows.slice(start, start + size).flatMap((row) => changeColumns.map((column) => row[column]));
-    await insertChangeRows(db, size, ...values);
+    await insertChangeRows(db, { table, rows: size }, ...values);
     start += size;
   }
 }
 
-/** One write's changes appended to the log (SQLite: its one writer draws each seq in commit order). */
-export function insertChanges(db: Db, common: ChangeCommon, changes: readonly QueuedChange[]): Promise<void> {
-  return insertRows(db, changes.map((change) => ({ ...common, ...change })));
+/** Changes appended to the log (SQLite: its one writer draws each seq in commit order). */
+export function insertChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+  return insertRows(db, 'changes', rows);
 }
 
-/** What differs between the changes of one write (the rest is the write's ChangeCommon). */
-export type QueuedChange = Pick<ChangeRow, 'record_id' | 'comment_id' | 'kind' | 'payload_json'>;
-
-/**
- * One write's changes into the queue as ONE statement, whatever their number: the columns
- * every change of a write shares are parameters once, the rest arrays unnested in order (the
- * ids, drawn in that order, keep it). A batch's thousand changes as rows of values took ten
- * statements of up to 128 rows (1,408 parameters each), a quarter of the queue's cost.
- */
-const queueWrite = prepareQuery((db: Kysely<any>, accountId: unknown, spaceId: unknown, tableId: unknown, at: unknown, userId: unknown, keyId: unknown, actorName: unknown, recordIds: unknown, commentIds: unknown, kinds: unknown, payloads: unknown) => {
-  const raw = sql`insert into change_queue (${sql.join(changeColumns.map((column) => sql.ref(column)))})
-    select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), c.record_id, c.comment_id, c.kind, cast(${at} as text),
-      cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), c.payload_json
-    from unnest(cast(${recordIds} as integer[]), cast(${commentIds} as integer[]), cast(${kinds} as text[]), cast(${payloads} as text[])) with ordinality as c(record_id, comment_id, kind, payload_json, n)
-    order by c.n`;
-  return { compile: () => raw.compile(db) };
-});
-
-/** One write's changes waiting for the sequencer (PostgreSQL), in arrival order. */
-export async function queueChanges(db: Db, common: ChangeCommon, changes: readonly QueuedChange[]): Promise<void> {
-  await queueWrite(db, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name,
-    changes.map((change) => change.record_id), changes.map((change) => change.comment_id), changes.map((change) => change.kind), changes.map((change) => change.payload_json));
+/** Changes waiting for the sequencer (PostgreSQL), in arrival order. */
+export function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+  return insertRows(db, 'change_queue', rows);
 }
 
 /**

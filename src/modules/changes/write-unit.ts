@@ -3,7 +3,7 @@ import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
 import { createFreshRun } from '../../shared/fresh-runs.js';
 import { createGroupCommit } from './group-commit.js';
-import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, vacuumChangeQueue, type QueuedChange } from './changes.repository.js';
+import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, vacuumChangeQueue, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
 
@@ -54,8 +54,15 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
   }
 
   async function add(trx: Db, scope: WriteScope, who: ChangeActor, drafts: readonly ChangeDraft[]): Promise<void> {
-    const changes: QueuedChange[] = drafts.map((draft) => ({ record_id: draft.recordId, comment_id: draft.commentId ?? null, kind: draft.kind, payload_json: payloadOf(draft) }));
-    await (dialect.queuesChanges ? queueChanges : insertChanges)(trx, commonOf(scope, who), changes);
+    const common = commonOf(scope, who);
+    const rows: NewChangeRow[] = drafts.map((draft) => ({
+      ...common,
+      record_id: draft.recordId,
+      comment_id: draft.commentId ?? null,
+      kind: draft.kind,
+      payload_json: payloadOf(draft),
+    }));
+    await (dialect.queuesChanges ? queueChanges(trx, rows) : insertChanges(trx, rows));
   }
 
   /**
