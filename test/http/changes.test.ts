@@ -202,7 +202,7 @@ describe('changes: the log, history, trash and restore', () => {
 
   it("a batch's changes are in the log in the batch's order, one seq each, their values as written", async () => {
     const start = await lastSeq();
-    // More than one statement's worth of rows once (128), and values an array literal must escape.
+    // More than one insert statement holds (128 rows), and values that must reach the log as written.
     const hostile = ['quote " here', 'back\\slash', '{braces}', 'a,b', 'NULL', 'line\nbreak', 'émoji 🎉', "it's", ''];
     const names = Array.from({ length: 300 }, (_, n) => `${hostile[n % hostile.length]} ${n}`);
     const created = (await post(`/api/table/${tableId}/records/create_batch`, { records: names.map((name) => ({ data: { name } })) })).body as Array<{ id: number }>;
