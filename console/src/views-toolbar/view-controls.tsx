@@ -35,14 +35,18 @@ export function ViewControls({ table, baseUrl, viewId, toolbar, queryError, show
 
   const errors = settingErrors(saveError ?? queryError, toolbar.state, fields);
   return (
-    <section className="view-controls" aria-label="View settings">
-      <ViewsBar tid={table.id} fields={fields} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} canManage={canManageViews} nameError={errors.name} configError={errors.config} onError={setSaveError} />
-      <FilterToolbar fields={fields} state={toolbar.state} onChange={toolbar.change} errors={errors} showColumns={showColumns} />
-      {errors.other && (
-        <p className="form-error" role="alert">
-          {errors.other}
-        </p>
-      )}
+    <section className="view-controls" aria-label="View settings" aria-busy={toolbar.views.isPending || undefined}>
+      {/* Disabled until the views are read: the view's saved settings then replace the toolbar's
+          state, and a sort or filter chosen before would be lost without a word. */}
+      <fieldset className="view-controls-fields" disabled={toolbar.views.isPending}>
+        <ViewsBar tid={table.id} fields={fields} baseUrl={baseUrl} views={views} view={toolbar.view} state={toolbar.state} dirty={toolbar.dirty} canManage={canManageViews} nameError={errors.name} configError={errors.config} onError={setSaveError} />
+        <FilterToolbar fields={fields} state={toolbar.state} onChange={toolbar.change} errors={errors} showColumns={showColumns} />
+        {errors.other && (
+          <p className="form-error" role="alert">
+            {errors.other}
+          </p>
+        )}
+      </fieldset>
     </section>
   );
 }
