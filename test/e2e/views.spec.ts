@@ -136,3 +136,37 @@ test('filter, sort, search and columns; save a view, reload and see it; switch v
   await expect(page.getByRole('combobox', { name: 'View', exact: true }).locator('option')).toHaveCount(1);
   await expectAccessible(page, 'the grid after deleting the view');
 });
+
+test('the view settings wait for the saved views: disabled and busy until views/list answers, then a sort chosen stands', async ({ page, tabula }) => {
+  const space = await tabula.api<{ id: number }>('/api/spaces/create', { name: 'Slow views' });
+  const table = await tabula.api<{ id: number }>(`/api/space/${space.id}/tables/create`, {
+    name: 'Fruit',
+    fields: [
+      { name: 'Name', type: 'text' },
+      { name: 'Amount', type: 'number' },
+    ],
+  });
+  await tabula.api(`/api/table/${table.id}/records/create_batch`, { records: fruits.slice(0, 3).map((name, index) => ({ data: { name, amount: index + 1 } })) });
+  // The views answer late, as on a slow machine: the settings they bring must not replace a
+  // choice made before them, so nothing can be chosen until they are read.
+  let answerViews!: () => void;
+  const viewsHeld = new Promise<void>((resolve) => (answerViews = resolve));
+  await page.route('**/api/table/*/views/list', async (route) => {
+    await viewsHeld;
+    await route.continue();
+  });
+  await signIn(page, tabula);
+  await page.goto(`${tabula.baseUrl}/space/${space.id}/table/${table.id}`);
+  await expect(page.getByText('3 records', { exact: true })).toBeVisible();
+  const settings = page.getByRole('region', { name: 'View settings' });
+  await expect(settings).toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByLabel('Sort by')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Add filter' })).toBeDisabled();
+  answerViews();
+  await expect(page.getByLabel('Sort by')).toBeEnabled();
+  await expect(settings).not.toHaveAttribute('aria-busy', 'true');
+  await page.getByLabel('Sort by').selectOption({ label: 'Amount' });
+  await page.getByLabel('Direction').selectOption({ label: 'Descending' });
+  await expect.poll(() => cellText(page, 1, 'Name')).toBe('Cherry');
+  await expect(page.getByLabel('Sort by').locator('option:checked')).toHaveText('Amount');
+});
