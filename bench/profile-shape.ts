@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/profile-shape.ts --dataset <name> --db sqlite|postgres --shape get|count|create|update|create-batch`:
+ * `node --import tsx bench/profile-shape.ts --dataset <name> --db sqlite|postgres --shape get|count|create|update|delete|create-batch`:
  * starts `tabula serve` under `node --cpu-prof` on a dataset `npm run bench` made (its
  * bench.json), drives one shape with autocannon (10 connections, `--seconds`), stops the server
  * and prints each stage's share of the server's CPU samples (bench/profile-stages.ts), idle
@@ -21,6 +21,7 @@ const { values: options } = parseArgs({
     shape: { type: 'string', default: 'get' },
     seconds: { type: 'string', default: '10' },
     rows: { type: 'string', default: '100000' },
+    'first-delete': { type: 'string' },
     out: { type: 'string', default: path.join(os.tmpdir(), 'tabula-profiles') },
   },
 });
@@ -40,13 +41,16 @@ const server = await startProcess(process.execPath, ['--cpu-prof', '--cpu-prof-d
 const random = createRandom(3);
 const t = `/api/table/${dataset.tableId}`;
 const id = () => 1 + random.int(rows);
+let nextDelete = Number(options['first-delete'] ?? Math.floor(rows / 3));
 const next = {
   get: () => ({ method: 'GET' as const, path: `${t}/record/${id()}/get` }),
   count: () => ({ method: 'POST' as const, path: `${t}/records/count`, body: { where: { stage: 'won' } } }),
   create: () => ({ method: 'POST' as const, path: `${t}/records/create`, body: { data: makeRecord(random, dataset.userIds) } }),
   update: () => ({ method: 'POST' as const, path: `${t}/record/${id()}/update`, body: { data: { amount: random.int(1_000_000) / 100 } } }),
+  // Deletes walk up from `--first-delete` (default: past the ids `npm run bench`'s delete shape takes first).
+  delete: () => ({ method: 'POST' as const, path: `${t}/record/${nextDelete++}/delete` }),
   'create-batch': () => ({ method: 'POST' as const, path: `${t}/records/create_batch`, body: { records: Array.from({ length: 1000 }, () => ({ data: makeRecord(random, dataset.userIds) })) } }),
-}[options.shape as 'get' | 'count' | 'create' | 'update' | 'create-batch'];
+}[options.shape as 'get' | 'count' | 'create' | 'update' | 'delete' | 'create-batch'];
 const drive = makeDrive(10);
 const auth = { authorization: `Bearer ${dataset.apiKey}` };
 await drive(server.url, 2, next, auth);

@@ -113,6 +113,20 @@ export class MetadataReads {
     return entry.value as T;
   }
 
+  /**
+   * What a write may check in its own statement instead of confirming before it (PostgreSQL,
+   * record-statements.ts): the version every cached entry used was read at, or null when there
+   * is nothing to check (this attempt reads afresh, or is confirmed already). The write writes
+   * nothing unless the version is still that one, and then confirms the version its statement
+   * saw. Entries read at different versions cannot all be current: StaleMetadataError now.
+   */
+  versionToCheck(): number | null {
+    if (!this.cached || this.isConfirmed) return null;
+    const [version, ...others] = this.used;
+    if (others.length > 0) throw new StaleMetadataError();
+    return version ?? null;
+  }
+
   /** Once confirmed, later statements of the request (a write's read-back) check nothing more. */
   confirm(version: number | string): void {
     const seen = Number(version);

@@ -174,4 +174,27 @@ describe('changes of a single update or delete, whichever way it is written', ()
       expect((await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).status).toBe(400);
     }
   });
+
+  it('a batch delete racing updates of its records: every record deleted once, each delete after its record\'s updates, its before the last value written', async () => {
+    // A row updated between the batch's read and its statement is not deleted by it (another
+    // row version): the batch's transaction rolls back and it runs again from a new read.
+    for (let round = 0; round < 3; round++) {
+      const ids = [];
+      for (let n = 0; n < 4; n++) ids.push((await create({ count: 0, owner: world.ownerId })).id);
+      const before = await lastSeq();
+      const updates = ids.flatMap((id) => Array.from({ length: 4 }, (_, n) => update(id, { count: n + 1 })));
+      const deleted = await post(`/api/table/${tableId}/records/delete_batch`, { record_ids: ids });
+      const answers = await Promise.all(updates);
+      expect(deleted.body).toEqual({ deleted: ids, not_found: [] });
+      for (const answer of answers) expect([200, 400]).toContain(answer.status);
+      const changes = await changesAfter(before);
+      for (const id of ids) {
+        const own = changes.filter((change) => change.record_id === id);
+        expect(own.at(-1)!.kind).toBe('record.deleted');
+        expect(own.filter((change) => change.kind === 'record.deleted')).toHaveLength(1);
+        const last = own.filter((change) => change.kind === 'record.updated').at(-1);
+        expect(own.at(-1)!.before).toMatchObject({ count: last ? last.after.count : 0 });
+      }
+    }
+  });
 });

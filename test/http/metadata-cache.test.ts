@@ -143,6 +143,29 @@ describe('metadata cache: changes by another process show in the very next answe
     }
   });
 
+  it('1b. revoked through B: A answers 401 on the writes that check the version in their own statement on PostgreSQL (a number updated, a record with a user field deleted), and writes nothing', async () => {
+    const tableId = await newTable('Keys, one statement', [
+      { id: 'name', name: 'Name', type: 'text' },
+      { id: 'count', name: 'Count', type: 'number' },
+      // A user field: a delete reads its record before its statement, and that read confirms the version.
+      { id: 'owner', name: 'Owner', type: 'user' },
+    ]);
+    const recordId = await seed(tableId, { name: 'kept', count: 1, owner: world.ownerId });
+    const kept = expectOk(await getRecord(a, owner(), tableId, recordId)).data;
+    for (const write of [
+      (key: string) => updateRecord(a, key, tableId, recordId, { count: 2 }),
+      (key: string) => post(a, key, `/api/table/${tableId}/record/${recordId}/delete`, {}),
+      (key: string) => createRecord(a, key, tableId, { count: 3 }),
+    ]) {
+      const issued = await createKey(a, { accountId: world.accountId });
+      await warm(a, issued.key, tableId, recordId);
+      await b.container.services.keys.revokeKey(issued.id);
+      expectError(await write(issued.key), 401, invalidKeyBody);
+      expect(await allIds(tableId)).toEqual([recordId]);
+      expect(expectOk(await getRecord(a, owner(), tableId, recordId)).data).toEqual(kept);
+    }
+  });
+
   describe('2. a rotated key', () => {
     it('rotated through B: A refuses the old secret and takes the new one, again after a second rotation', async () => {
       const tableId = await newTable('Rotation', [{ id: 'name', name: 'Name', type: 'text' }]);

@@ -82,12 +82,31 @@ export function createRecordReads(deps: { database: Database }) {
    * them, through `executor` (the service's database, or the transaction of an import).
    */
   async function readBefore(executor: Database['db'], attempt: Attempt, ids: readonly number[], fields: readonly Field[], extra: readonly string[] = []): Promise<Map<number, { row: records.RecordRow; data: Record<string, unknown> }>> {
+    const selection = await selectionWith(attempt, fields, extra);
+    const rows = await records.findRecordsById(executor, attempt.table.id, ids, selection);
+    return beforeOf(attempt, rows, fields, selection);
+  }
+
+  async function selectionWith(attempt: Attempt, fields: readonly Field[], extra: readonly string[]): Promise<records.ReadSelection> {
     const base = await selectionOf(attempt, fields);
     const more = extra.filter((column) => !base.columns.includes(column) && !records.isSystemColumn(column));
-    const selection = more.length === 0 ? base : records.describeSelection(base.tableId, [...base.columns, ...more], base.titles);
-    const rows = await records.findRecordsById(executor, attempt.table.id, ids, selection);
+    return more.length === 0 ? base : records.describeSelection(base.tableId, [...base.columns, ...more], base.titles);
+  }
+
+  async function beforeOf(attempt: Attempt, rows: readonly records.RecordRow[], fields: readonly Field[], selection: records.ReadSelection) {
     const presented = await present(attempt, rows, fields, selection);
     return new Map(rows.map((row, n) => [Number(row.id), { row, data: presented[n].data }]));
+  }
+
+  /**
+   * As readBefore for one record, confirming the attempt's metadata with the version the same
+   * statement read (as a get does): a single write's confirmation and its read in one round trip.
+   */
+  async function readOneBeforeConfirmed(attempt: Attempt, id: number, fields: readonly Field[], extra: readonly string[] = []): Promise<Map<number, { row: records.RecordRow; data: Record<string, unknown> }>> {
+    const selection = await selectionWith(attempt, fields, extra);
+    const { row, version } = await records.findRecordWithVersion(db, id, selection);
+    attempt.reads.confirm(version);
+    return beforeOf(attempt, row ? [row] : [], fields, selection);
   }
 
   return {
@@ -96,6 +115,7 @@ export function createRecordReads(deps: { database: Database }) {
     readRecord,
     readRowsAndRecords,
     readBefore,
+    readOneBeforeConfirmed,
     /** Records by id, in that order (one that is gone is left out), as readRecord presents one. */
     async readRecords(attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<RecordObject[]> {
       return (await readRowsAndRecords(attempt, recordIds, fields)).records;

@@ -18,8 +18,9 @@ import type { UpdatePlan } from './record-writer.js';
  *
  * A delete (to the trash): the rows' delete, their trash entries (the row as JSON, as
  * record-writes.ts's trashRecords writes it) and their queued changes, whose payloads were
- * made from the rows read before the statement; its caller checks that the rows deleted are
- * those read, in the statement's transaction.
+ * made from the rows read before the statement; it deletes a row only if it is still the row
+ * version read. One record's delete needs no transaction (it deletes its row or nothing); a
+ * batch's caller checks that every row read was deleted, in the statement's transaction.
  *
  * An update: a CTE locks the row and reads the written columns' old values, updates it only
  * when some column would change (an update that changes nothing writes nothing: record-writer.ts,
@@ -47,6 +48,14 @@ interface UpdateShape {
   fields: readonly Field[];
 }
 
+/**
+ * The metadata version as the statement sees it (`v`), and the condition a write puts on it: a
+ * single write checks the version its cached metadata was read at in its own statement, instead
+ * of a round trip before it (MetadataReads.versionToCheck), and confirms the version seen after.
+ */
+const versionCte = sql`v as (select version from metadata_version where id = 1)`;
+const versionHolds = (expected: unknown) => sql<boolean>`(cast(${expected} as bigint) is null or (select version from v) = cast(${expected} as bigint))`;
+
 /** The columns of a queued change. */
 const queuedColumns = sql`account_id, space_id, table_id, record_id, comment_id, kind, at, actor_user_id, actor_api_key_id, actor_name, payload_json`;
 
@@ -55,7 +64,7 @@ const emptyJson = sql`('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
 
 const updateAndQueue = prepareShapedQuery(
   (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}`,
-  (db: Kysely<any>, shape: UpdateShape, recordId: unknown, updatedAt: unknown, ...rest: unknown[]) => {
+  (db: Kysely<any>, shape: UpdateShape, expectedVersion: unknown, recordId: unknown, updatedAt: unknown, ...rest: unknown[]) => {
     const values = rest.slice(0, shape.fields.length);
     const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.fields.length);
     const table = sql.table(recordTableName(shape.tableId));
@@ -68,8 +77,9 @@ const updateAndQueue = prepareShapedQuery(
         return sql`(${sql.lit(n)}, ${sql.lit(field.slug)}, ${readFormOf(field, sql`old.${sql.ref(column)}`)}, ${readFormOf(field, sql`upd.${sql.ref(column)}`)})`;
       }),
     );
-    const raw = sql<{ found: string; queued: string }>`
-      with old as (select id, ${sql.join(columns.map((c) => sql.ref(c)))} from ${table} where id = ${recordId} for update),
+    const raw = sql<{ found: string; queued: string; metadata_version: string }>`
+      with ${versionCte},
+      old as (select id, ${sql.join(columns.map((c) => sql.ref(c)))} from ${table} where id = ${recordId} and ${versionHolds(expectedVersion)} for update),
       upd as (
         update ${table} as r set ${assignments}, updated_at = ${updatedAt} from old
         where r.id = old.id and (${sql.join(columns.map((column, n) => sql`r.${sql.ref(column)} is distinct from ${values[n]}`), sql` or `)})
@@ -89,57 +99,70 @@ const updateAndQueue = prepareShapedQuery(
         from diff group by id
         returning 1
       )
-      select (select count(*) from old) as found, (select count(*) from queued) as queued`;
+      select (select version from v) as metadata_version, (select count(*) from old) as found, (select count(*) from queued) as queued`;
     return { compile: () => raw.compile(db) };
   },
 );
 
 /**
  * Updates one record's `fields` to `values` (column values, in the order of `fields`) and
- * queues its change when a value changed. Answers whether the record exists and whether a
- * change was queued.
+ * queues its change when a value changed, only while the metadata version is `expectedVersion`
+ * (null: whatever it is). Answers whether the record was found (false also when the version
+ * had moved on: nothing written), whether a change was queued, and the version the statement saw.
  */
-export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], updatedAt: string, common: ChangeCommon): Promise<{ found: boolean; queued: boolean }> {
-  const [row] = await updateAndQueue(db, { tableId, fields }, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
-  return { found: Number(row.found) > 0, queued: Number(row.queued) > 0 };
+export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], updatedAt: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ found: boolean; queued: boolean; version: number }> {
+  const [row] = await updateAndQueue(db, { tableId, fields }, expectedVersion, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+  return { found: Number(row.found) > 0, queued: Number(row.queued) > 0, version: Number(row.metadata_version) };
 }
 
 const insertAndQueue = prepareShapedQuery(
   (shape: { tableId: number; columns: readonly string[]; withText: boolean }) => `${shape.tableId}:${shape.withText}:${shape.columns.join(',')}`,
-  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[]; withText: boolean }, text: unknown, payload: unknown, ...rest: unknown[]) => {
+  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[]; withText: boolean }, expectedVersion: unknown, text: unknown, payload: unknown, ...rest: unknown[]) => {
     const values = rest.slice(0, shape.columns.length);
     const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.columns.length);
     const table = recordTableName(shape.tableId);
     const searchText = shape.withText ? sql`, txt as (insert into ${sql.table(searchTextTable(table))} (id, text) select id, cast(${text} as text) from ins)` : sql``;
-    const raw = sql<{ id: number }>`
-      with ins as (insert into ${sql.table(table)} (${sql.join(shape.columns.map((c) => sql.ref(c)))}) values (${sql.join(values)}) returning id)${searchText},
+    const raw = sql<{ id: number | null; metadata_version: string }>`
+      with ${versionCte},
+      ins as (
+        insert into ${sql.table(table)} (${sql.join(shape.columns.map((c) => sql.ref(c)))}) select ${sql.join(values)} where ${versionHolds(expectedVersion)}
+        returning id
+      )${searchText},
       queued as (
         insert into change_queue (${queuedColumns})
         select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.created', cast(${at} as text),
           cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), cast(${payload} as text)
         from ins
       )
-      select id from ins`;
+      select (select version from v) as metadata_version, (select id from ins) as id`;
     return { compile: () => raw.compile(db) };
   },
 );
 
 /**
  * Inserts one record (`columns`: column → value), its search text when it has one, and its
- * `record.created` change with `payload` (changes/change.ts, payloadOf). Answers its id.
+ * `record.created` change with `payload` (changes/change.ts, payloadOf), only while the
+ * metadata version is `expectedVersion` (null: whatever it is). Answers its id (undefined:
+ * nothing written) and the version the statement saw.
  */
-export async function insertAndQueueChange(db: Kysely<any>, tableId: number, columns: Record<string, unknown>, text: string | null, payload: string, common: ChangeCommon): Promise<number> {
+export async function insertAndQueueChange(db: Kysely<any>, tableId: number, columns: Record<string, unknown>, text: string | null, payload: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ id: number | undefined; version: number }> {
   const names = Object.keys(columns);
-  const [row] = await insertAndQueue(db, { tableId, columns: names, withText: text !== null }, text, payload, ...names.map((name) => columns[name]), common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
-  return Number(row.id);
+  const [row] = await insertAndQueue(db, { tableId, columns: names, withText: text !== null }, expectedVersion, text, payload, ...names.map((name) => columns[name]), common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+  return { id: row.id === null ? undefined : Number(row.id), version: Number(row.metadata_version) };
 }
 
 const deleteAndQueue = prepareShapedQuery(
   (shape: { tableId: number; columns: readonly string[] }) => `${shape.tableId}:${shape.columns.join(',')}`,
-  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[] }, ids: unknown, payloads: unknown, deletedAt: unknown, ...common: unknown[]) => {
+  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[] }, ids: unknown, rowVersions: unknown, payloads: unknown, deletedAt: unknown, ...common: unknown[]) => {
     const [accountId, spaceId, tableId, at, userId, keyId, actorName] = common;
+    // A row is deleted only as it was read: the same row version (`xmin`, which every update of
+    // the row replaces), so its payload and its trash entry describe the same values.
     const raw = sql<Record<string, unknown> & { id: number }>`
-      with gone as (delete from ${sql.table(recordTableName(shape.tableId))} where id = any(cast(${ids} as integer[])) returning id, ${sql.join(shape.columns.map((c) => sql.ref(c)))}),
+      with gone as (
+        delete from ${sql.table(recordTableName(shape.tableId))} as r using unnest(cast(${ids} as integer[]), cast(${rowVersions} as text[])) as w(id, row_version)
+        where r.id = w.id and cast(r.xmin as text) = w.row_version
+        returning r.id, ${sql.join(shape.columns.map((c) => sql`r.${sql.ref(c)}`))}
+      ),
       trashed as (
         insert into record_trash (table_id, record_id, deleted_at, deleted_by_user_id, deleted_by_api_key_id, deleted_by_name, row_json)
         select cast(${tableId} as integer), id, cast(${deletedAt} as text), cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), row_to_json(gone)::text from gone
@@ -155,10 +178,14 @@ const deleteAndQueue = prepareShapedQuery(
   },
 );
 
+/** The column a read selects to tell which version of a row it saw (PostgreSQL's `xmin`): what deleteAndQueueChanges checks. */
+export const rowVersionColumn = 'xmin';
+
 /**
  * Moves the records `ids` to the trash with their `record.deleted` changes (`payloads`, by the
- * position of their id) in one statement; answers the rows deleted (id and `columns`).
+ * position of their id) in one statement, each only if it is still the row version read
+ * (`rowVersions`, by position: rowVersionColumn as read); answers the rows deleted (id and `columns`).
  */
-export async function deleteAndQueueChanges(db: Kysely<any>, tableId: number, ids: readonly number[], payloads: readonly string[], columns: readonly string[], deletedAt: string, common: ChangeCommon): Promise<Array<Record<string, unknown> & { id: number }>> {
-  return deleteAndQueue(db, { tableId, columns }, ids, payloads, deletedAt, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+export async function deleteAndQueueChanges(db: Kysely<any>, tableId: number, ids: readonly number[], rowVersions: readonly string[], payloads: readonly string[], columns: readonly string[], deletedAt: string, common: ChangeCommon): Promise<Array<Record<string, unknown> & { id: number }>> {
+  return deleteAndQueue(db, { tableId, columns }, ids, rowVersions, payloads, deletedAt, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
 }

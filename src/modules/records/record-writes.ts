@@ -17,7 +17,7 @@ import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
 import { changeActorOf, payloadOf } from '../changes/change.js';
 import { recordSearchOf } from './search/index.js';
-import { deleteAndQueueChanges, fitsOneStatement, insertAndQueueChange, updateAndQueueChange } from './record-statements.js';
+import { deleteAndQueueChanges, fitsOneStatement, insertAndQueueChange, rowVersionColumn, updateAndQueueChange } from './record-statements.js';
 import { ValidationError } from '../../shared/errors.js';
 import { isStorableId } from '../../shared/ids.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -47,23 +47,31 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
     const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
     // As for an update: presented inside the transaction when the table's values read as stored.
     const inside = presentableInside(table.fields);
+    // PostgreSQL, with the changes made from the rows read before: the delete, the trash and
+    // the changes in one statement (record-statements.ts), which deletes a row only as it was
+    // read. One record's read also confirms the metadata: two round trips in all.
+    const oneStatement = dialect.queuesChanges && !inside;
+    const single = oneStatement && ids.length === 1;
+    if (!single) await confirmCurrentMetadata(attempt);
     return untilSettled(async () => {
-      const before = inside ? undefined : await deps.reads.readBefore(db, attempt, ids, table.fields, keptSystemColumns);
+      const extra = oneStatement ? [...keptSystemColumns, rowVersionColumn] : keptSystemColumns;
+      const before = inside ? undefined : single ? await deps.reads.readOneBeforeConfirmed(attempt, ids[0], table.fields, extra) : await deps.reads.readBefore(db, attempt, ids, table.fields, extra);
       const deletedAt = deps.now();
-      if (before && dialect.queuesChanges) {
-        // PostgreSQL with the changes made from the rows read before: the delete, the trash and
-        // the changes in one statement (record-statements.ts), checked against that read.
+      if (before && oneStatement) {
         const found = [...before.keys()];
+        if (found.length === 0) return [];
+        const rowVersions = found.map((id) => String(before.get(id)!.row[rowVersionColumn]));
         const payloads = found.map((id) => payloadOf(draftsOf('record.deleted', [[id, before.get(id)!.data, null]])[0]));
         return deps.unit.runQueuedStatement(
           scopeOf(attempt),
           async (trx, common) => {
-            const rows = await deleteAndQueueChanges(trx, table.id, found, payloads, columns, deletedAt, common);
-            // A row deleted that is not the one read (written meanwhile, or created since): the transaction rolls back and the delete runs again.
-            for (const row of rows) assertSameColumns(before.get(Number(row.id))?.row, row as records.RecordRow, columns);
+            const rows = await deleteAndQueueChanges(trx, table.id, found, rowVersions, payloads, columns, deletedAt, common);
+            // A row read and not deleted was written meanwhile (or deleted): a batch's transaction
+            // rolls back, one record's statement wrote nothing, and the delete runs again.
+            if (rows.length !== found.length) throw new ChangedMeanwhile();
             return { result: rows.map((row) => Number(row.id)), queued: rows.length > 0 };
           },
-          { transaction: true },
+          { transaction: !single },
         );
       }
       return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
@@ -96,14 +104,22 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         // given its id after it (the change's `after` is its data).
         const [record] = await presentRecords([writtenRow(0, timestamp, values, table)], table, table.fields, contexts.read);
         try {
-          await confirmCurrentMetadata(attempt);
           const columns = newRecordColumns(values, table.fields, attempt.actor, timestamp, dialect);
           const text = buildSearchText(values);
           if (dialect.queuesChanges) {
-            // PostgreSQL: the record, its search text and its change in one statement (record-statements.ts).
+            // PostgreSQL: the record, its search text and its change in one statement
+            // (record-statements.ts), which checks the metadata version itself.
             const payload = payloadOf(draftsOf('record.created', [[0, null, record.data]])[0]);
-            record.id = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => ({ result: await insertAndQueueChange(db, tableId, columns, text, payload, common), queued: true }));
+            const expected = attempt.reads.versionToCheck();
+            const created = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
+              const done = await insertAndQueueChange(db, tableId, columns, text, payload, common, expected);
+              return { result: done, queued: done.id !== undefined };
+            });
+            // A newer version: nothing was written, and the call runs again on fresh metadata.
+            attempt.reads.confirm(created.version);
+            record.id = created.id!;
           } else {
+            await confirmCurrentMetadata(attempt);
             record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
               const id = await records.insertRecord(trx, tableId, columns);
               if (text !== null) await search.writeText(trx, recordTableName(tableId), [{ id, text }]);
@@ -135,17 +151,21 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         const writtenColumns = columnsOf(written);
         const previous = new Map<Field, unknown>();
         try {
-          await confirmCurrentMetadata(attempt);
           if (fitsOneStatement(dialect, plan, written)) {
-            // PostgreSQL, values whose change SQL can make: one statement (record-update-statement.ts).
+            // PostgreSQL, values whose change SQL can make: one statement (record-statements.ts),
+            // which checks the metadata version itself.
             const values = written.map((field) => toColumnValue(field, changes.get(field), dialect));
-            const found = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
-              const done = await updateAndQueueChange(db, tableId, recordId, written, values, deps.now(), common);
-              return { result: done.found, queued: done.queued };
+            const expected = attempt.reads.versionToCheck();
+            const done = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
+              const done = await updateAndQueueChange(db, tableId, recordId, written, values, deps.now(), common, expected);
+              return { result: done, queued: done.queued };
             });
-            if (!found) throw recordNotFound();
+            // A newer version: nothing was written, and the call runs again on fresh metadata.
+            attempt.reads.confirm(done.version);
+            if (!done.found) throw recordNotFound();
             return deps.reads.readRecord(attempt, recordId);
           }
+          await confirmCurrentMetadata(attempt);
           // Values that read as stored are presented inside the transaction, from the locked row;
           // others (users, lookups) from a read before it, checked again inside (record-changes.ts).
           const inside = presentableInside(written);
@@ -212,7 +232,6 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
     deleteRecord(actor: Attempt['actor'], tableId: number, recordId: number) {
       return onTable(actor, tableId, async (attempt) => {
         assertCanWriteRecords(attempt.actor, attempt.table);
-        await confirmCurrentMetadata(attempt);
         if ((await trashRecords(attempt, [recordId])).length === 0) throw recordNotFound();
         return { id: recordId, deleted: true as const };
       });
@@ -222,7 +241,6 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
       return onTable(actor, tableId, async (attempt) => {
         assertCanWriteRecords(attempt.actor, attempt.table);
         const unique = recordIdsOf(body, 'record_ids');
-        await confirmCurrentMetadata(attempt);
         // An id no record can have (shared/ids.ts) is simply not found.
         const deleted = new Set(await trashRecords(attempt, unique.filter(isStorableId)));
         return { deleted: unique.filter((id) => deleted.has(id)), not_found: unique.filter((id) => !deleted.has(id)) };
