@@ -8,7 +8,7 @@ import { call, createAccount, createSpace, createTable, type World } from '../fa
  * other updates, and all of them on SQLite, go through the write unit's transaction and make it
  * in JavaScript. Both must give the same change: read-form values, only the fields that changed,
  * empty values (null, '') alike, nothing for a no-op or a missing record. A delete of records
- * presented before it (a user field) is one statement on PostgreSQL too: trash, change, restore.
+ * presented before it is one statement on PostgreSQL too (every delete there): trash, change, restore.
  */
 
 interface Change {

@@ -17,7 +17,7 @@ import type { UpdatePlan } from './record-writer.js';
  * record's data) is known before the statement.
  *
  * A delete (to the trash): the rows' delete, their trash entries (the row as JSON, as
- * record-writes.ts's trashRecords writes it) and their queued changes, whose payloads were
+ * record-writes.ts's trashRecords writes it on SQLite) and their queued changes, whose payloads were
  * made from the rows read before the statement; it deletes a row only if it is still the row
  * version read. One record's delete needs no transaction (it deletes its row or nothing); a
  * batch's caller checks that every row read was deleted, in the statement's transaction.

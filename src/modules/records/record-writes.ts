@@ -44,13 +44,13 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
   async function trashRecords(attempt: Attempt, ids: readonly number[]): Promise<number[]> {
     const { table, actor } = attempt;
     const columns = [...columnsOf(table.fields), ...keptSystemColumns];
-    const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
-    // As for an update: presented inside the transaction when the table's values read as stored.
-    const inside = presentableInside(table.fields);
-    // PostgreSQL, with the changes made from the rows read before: the delete, the trash and
+    // PostgreSQL: the changes made from the rows read before, then the delete, the trash and
     // the changes in one statement (record-statements.ts), which deletes a row only as it was
-    // read. One record's read also confirms the metadata: two round trips in all.
-    const oneStatement = dialect.queuesChanges && !inside;
+    // read. One record's read also confirms the metadata: two round trips in all, where the
+    // unit's transaction took six. SQLite, in the unit's transaction: presented inside it when
+    // the table's values read as stored, as for an update, else from a read before it.
+    const oneStatement = dialect.queuesChanges;
+    const inside = !oneStatement && presentableInside(table.fields);
     const single = oneStatement && ids.length === 1;
     if (!single) await confirmCurrentMetadata(attempt);
     return untilSettled(async () => {
@@ -74,6 +74,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
           { transaction: !single },
         );
       }
+      const who = changeActorOf(actor, actor.via === 'session' ? await deps.userName(actor.userId) : undefined);
       return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
         const rows = (await records.deleteRecordRows(trx, table.id, ids, columns)) as records.RecordRow[];
         const moved: trash.TrashRow[] = [];
