@@ -150,8 +150,9 @@ describe('changes of a single update or delete, whichever way it is written', ()
   });
 
   it('a delete racing updates of its record: one change each, the delete last, its before the value the last update wrote', async () => {
-    // The delete's change is made from the record read before it; the rows it deletes must be
-    // those it read (checked in its transaction), and a lost race runs it again from a new read.
+    // The delete's change is made from the record read before it; it deletes the row only as
+    // read (on PostgreSQL its row version, on SQLite checked in its transaction), and a lost
+    // race runs it again from a new read.
     for (let round = 0; round < 3; round++) {
       const { id } = await create({ count: 0, owner: world.ownerId });
       const before = await lastSeq();
