@@ -158,8 +158,8 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             const values = written.map((field) => toColumnValue(field, changes.get(field), dialect));
             const expected = attempt.reads.versionToCheck();
             const done = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
-              const done = await updateAndQueueChange(db, tableId, recordId, written, values, deps.now(), common, expected);
-              return { result: done, queued: done.queued };
+              const updated = await updateAndQueueChange(db, tableId, recordId, written, values, deps.now(), common, expected);
+              return { result: updated, queued: updated.queued };
             });
             // A newer version: nothing was written, and the call runs again on fresh metadata.
             attempt.reads.confirm(done.version);
