@@ -23,6 +23,8 @@ const { values: options } = parseArgs({
     rows: { type: 'string', default: '100000' },
     'first-delete': { type: 'string' },
     out: { type: 'string', default: path.join(os.tmpdir(), 'tabula-profiles') },
+    /** Another build to profile (an earlier commit's, for a before and after): its dist directory. */
+    dist: { type: 'string', default: 'dist' },
   },
 });
 const dataDir = path.join(os.tmpdir(), options.dataset!);
@@ -33,7 +35,7 @@ const rows = Number(options.rows);
 const profileDir = path.join(options.out!, `${options.db}-${options.shape}-${Date.now()}`);
 fs.mkdirSync(profileDir, { recursive: true });
 
-const server = await startProcess(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, 'dist/main.js', 'serve', '--port', '0', '--data', dataDir], {
+const server = await startProcess(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, path.join(options.dist!, 'main.js'), 'serve', '--port', '0', '--data', dataDir], {
   ...dbEnv,
   TABULA_RATE_LIMIT_PER_MINUTE: '1000000000',
   LOG_LEVEL: 'warn',
