@@ -55,6 +55,9 @@ export type ChangeCommon = Pick<ChangeRow, 'space_id' | 'table_id' | 'at' | 'act
  * appends nothing). Absent and null are alike; on create `before` is `{}`, on delete `after` is.
  */
 export function recordChange(kind: ChangeKind, recordId: number, before: Record<string, unknown> | null, after: Record<string, unknown> | null): ChangeDraft | null {
+  // A create or restore (nothing before) or a delete (nothing after): every value not empty is a
+  // change, with nothing to compare (a batch of creates makes a thousand of these).
+  if (before === null || after === null) return oneSidedChange(kind, recordId, before === null ? 'after' : 'before', before ?? after ?? {});
   const fields: string[] = [];
   const was: Record<string, unknown> = {};
   const is: Record<string, unknown> = {};
@@ -71,11 +74,24 @@ export function recordChange(kind: ChangeKind, recordId: number, before: Record<
   return { kind, recordId, fields, before: was, after: is };
 }
 
+function oneSidedChange(kind: ChangeKind, recordId: number, side: 'before' | 'after', data: Record<string, unknown>): ChangeDraft | null {
+  const fields: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const slug in data) {
+    const value = data[slug];
+    if (isEmpty(value)) continue;
+    fields.push(slug);
+    values[slug] = value;
+  }
+  if (fields.length === 0 && kind === 'record.updated') return null;
+  return { kind, recordId, fields, before: side === 'before' ? values : {}, after: side === 'after' ? values : {} };
+}
+
 /** Empty values (null, '', []) are one value, as filters treat them. */
 function sameValue(a: unknown, b: unknown): boolean {
   if (isEmpty(a) && isEmpty(b)) return true;
   if (a === b) return true;
-  return typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b);
+  return a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b);
 }
 
 function isEmpty(value: unknown): boolean {

@@ -86,7 +86,7 @@ export function createRecordBatches(deps: BatchDeps) {
       ids.push(...(await records.insertRecordRows(executor, table.id, rows.slice(start, start + size))));
       start += size;
     }
-    await search.writeText(executor, recordTableName(table.id), ids.map((id, n) => ({ id, text: buildSearchText(writes[n].values) })));
+    await search.insertText(executor, recordTableName(table.id), ids.map((id, n) => ({ id, text: buildSearchText(writes[n].values) })));
     return ids;
   }
 

@@ -123,7 +123,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             await confirmCurrentMetadata(attempt);
             record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
               const id = await records.insertRecord(trx, tableId, columns);
-              if (text !== null) await search.writeText(trx, recordTableName(tableId), [{ id, text }]);
+              if (text !== null) await search.insertText(trx, recordTableName(tableId), [{ id, text }]);
               changes.push(...draftsOf('record.created', [[id, null, record.data]]));
               return id;
             });
@@ -266,7 +266,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             const taken = await trash.removeTrashRows(trx, tableId, unique.filter(isStorableId));
             if (taken.length !== trashed.length || taken.some((row) => !trashed.some((t) => t.record_id === row.record_id && t.row_json === row.row_json))) throw new ChangedMeanwhile();
             await records.insertRecordRows(trx, tableId, rows.map((r) => r.columns));
-            await search.writeText(trx, recordTableName(tableId), rows.map((r) => ({ id: r.id, text: buildSearchText(r.values) })));
+            await search.insertText(trx, recordTableName(tableId), rows.map((r) => ({ id: r.id, text: buildSearchText(r.values) })));
             changes.push(...draftsOf('record.restored', rows.map((r, n) => [r.id, null, data[n]])));
             return rows.map((r) => r.id);
           });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RecordSearch } from './record-search.js';
-import { searchTextTable, writeSearchText } from './search-text-table.js';
+import { insertSearchText, searchTextTable, writeSearchText } from './search-text-table.js';
 
 const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -28,6 +28,7 @@ export const postgresRecordSearch: RecordSearch = {
     await sql`drop table if exists ${sql.table(searchTextTable(table))}`.execute(db);
   },
   writeText: writeSearchText,
+  insertText: insertSearchText,
   /**
    * The matching ids come from the search table; a page of search results alone in id order
    * takes only its first ones (the planner walks the search table's key or its index, as it

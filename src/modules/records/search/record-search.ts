@@ -22,6 +22,8 @@ export interface RecordSearch {
    * record write and its text commit together.
    */
   writeText(db: Kysely<any>, table: string, rows: readonly SearchText[]): Promise<void>;
+  /** `writeText` for records inserted by the caller's transaction, which have no text yet (create, restore). */
+  insertText(db: Kysely<any>, table: string, rows: readonly SearchText[]): Promise<void>;
   /**
    * Every lower-cased term is a substring of the record's search text; uses the index where the
    * engine can. The statement's record table must be visible under its own name `table`.
