@@ -140,19 +140,26 @@ export interface SystemSchema {
     actor_name: string;
     payload_json: string;
   };
+  /** Changes waiting for PostgreSQL's sequencer: a row is one change, or (`record_ids` and the lists beside it) a write's several. */
   change_queue: {
     id: Generated<number>;
     account_id: number;
     space_id: number;
     table_id: number;
-    record_id: number;
+    record_id: number | null;
     comment_id: number | null;
-    kind: string;
+    kind: string | null;
     at: string;
     actor_user_id: number | null;
     actor_api_key_id: number | null;
     actor_name: string;
-    payload_json: string;
+    payload_json: string | null;
+    /** A write's several changes, by position (null for a row that is one change); `payloads` one JSON text a line. */
+    record_ids: number[] | null;
+    comment_ids: Array<number | null> | null;
+    kinds: string[] | null;
+    payloads: string | null;
+    change_count: Generated<number>;
   };
   job_leases: {
     name: string;

@@ -267,6 +267,14 @@ describe(`table counters migration (${testEngine})`, () => {
     // 0016: background job leases and their runs, empty.
     await migrateOneStep('0016-job-leases');
     expect(await db.selectFrom('job_leases').selectAll().execute()).toEqual([]);
+    // 0017: a change queued before it (PostgreSQL; SQLite never queues, and makes its empty queue
+    // again) stays one change, as the sequencer reads it.
+    const queuedBefore = { account_id: 1, space_id: 1, table_id: countedId, record_id: 1, comment_id: null, kind: 'record.created', at: '2026-12-01 00:00:00', actor_user_id: null, actor_api_key_id: null, actor_name: 'CLI', payload_json: '{"fields":[],"before":{},"after":{}}' };
+    if (testEngine === 'postgres') await db.insertInto('change_queue').values(queuedBefore).execute();
+    await migrateOneStep('0017-change-queue-batches');
+    const queuedAfter = await db.selectFrom('change_queue').select(['record_id', 'kind', 'payload_json', 'record_ids', 'payloads', 'change_count']).execute();
+    expect(queuedAfter).toEqual(testEngine === 'postgres' ? [{ record_id: 1, kind: 'record.created', payload_json: queuedBefore.payload_json, record_ids: null, payloads: null, change_count: 1 }] : []);
+    await db.deleteFrom('change_queue').execute();
     expect(await migrateToLatest(opened)).toEqual([]);
     for (const tableId of [fullId, emptyId, countedId]) {
       expect(await searchNow(tableId)).toEqual(before.get(tableId));

@@ -16,6 +16,7 @@ import { changesAndTrashMigration } from './0013-changes-and-trash.js';
 import { changeQueueMigration } from './0014-change-queue.js';
 import { webhooksMigration } from './0015-webhooks.js';
 import { jobLeasesMigration } from './0016-job-leases.js';
+import { changeQueueBatchesMigration } from './0017-change-queue-batches.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -41,6 +42,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0014-change-queue': changeQueueMigration(dialect),
         '0015-webhooks': webhooksMigration(dialect),
         '0016-job-leases': jobLeasesMigration(dialect),
+        '0017-change-queue-batches': changeQueueBatchesMigration(dialect),
       };
     },
   };

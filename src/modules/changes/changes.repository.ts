@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { insertStatementSizes, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
+import { insertStatementSizes, prepareQuery, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import type { ChangeRow } from './change.js';
 
@@ -34,9 +34,36 @@ export function insertChanges(db: Db, rows: readonly NewChangeRow[]): Promise<vo
   return insertRows(db, 'changes', rows);
 }
 
-/** Changes waiting for the sequencer (PostgreSQL), in arrival order. */
-export function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
-  return insertRows(db, 'change_queue', rows);
+/**
+ * A write's changes, waiting for the sequencer (PostgreSQL): one queued row, which the
+ * sequencer expands into the log in the order given (docs/decisions.md, "Changes: one queued
+ * row per write"). A write's changes share where, when and who (`rows[0]`'s); a row of one
+ * change keeps it in the columns it has in the log.
+ */
+export async function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
+  if (rows.length === 1) return insertRows(db, 'change_queue', rows);
+  // Payloads are JSON.stringify's text, which escapes every line break: the lines are the payloads.
+  if (rows.some((row) => row.payload_json.includes('\n'))) throw new Error('queueChanges: a payload holds a line break');
+  const payloads = rows.map((row) => row.payload_json).join('\n');
+  const { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name } = rows[0];
+  const lists = { record_ids: rows.map((row) => row.record_id), comment_ids: rows.map((row) => row.comment_id), kinds: rows.map((row) => row.kind), payloads, change_count: rows.length };
+  await queueSeveral(db, { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name, ...lists });
+}
+
+type QueuedSeveral = Pick<NewChangeRow, 'account_id' | 'space_id' | 'table_id' | 'at' | 'actor_user_id' | 'actor_api_key_id' | 'actor_name'> & {
+  record_ids: number[];
+  comment_ids: Array<number | null>;
+  kinds: string[];
+  payloads: string;
+  change_count: number;
+};
+
+const queuedSeveralColumns = ['account_id', 'space_id', 'table_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'record_ids', 'comment_ids', 'kinds', 'payloads', 'change_count'] as const;
+
+const insertQueuedSeveral = prepareQuery((db: Kysely<any>, ...values: unknown[]) => db.insertInto('change_queue').values(rowsOfValues(queuedSeveralColumns, 1, values)[0]));
+
+function queueSeveral(db: Db, row: QueuedSeveral): Promise<unknown> {
+  return insertQueuedSeveral(db, ...queuedSeveralColumns.map((column) => row[column]));
 }
 
 /**
@@ -55,32 +82,48 @@ export async function hasQueuedChanges(db: Db): Promise<boolean> {
 }
 
 /**
- * The sequencer's statement: moves up to `limit` queued changes, oldest first, into the log,
- * each taking the next seq in queue order.
+ * The sequencer's statement: moves the oldest queued rows, up to `limit` changes (at least one
+ * row), into the log, each change taking the next seq in queue order and, within a row of
+ * several, in the order the write listed them. Answers how many changes moved and whether
+ * rows queued after them are left.
  *
- * The oldest are those up to a cutoff id, found once (an InitPlan) and then read as a range of
- * the primary key. `id in (select … limit n)` let the planner, told by stale statistics that the
- * queue was nearly empty (a vacuum of it when it was, and no analyze since: `autovacuum = off`,
- * or a burst between two autoanalyzes), run the subquery again for every queued row: a queue of
- * 80,000 changes after a bulk load kept the sequencer busy for minutes, holding the change-log
- * lock, with the feed, cached counts and index builds waiting behind it. Both forms take the
- * same rows (one statement, one snapshot).
+ * The oldest are those up to a cutoff id, found once (an InitPlan over the materialised
+ * `cutoff`) and then read as a range of the primary key. `id in (select … limit n)` let the
+ * planner, told by stale statistics that the queue was nearly empty (a vacuum of it when it was,
+ * and no analyze since: `autovacuum = off`, or a burst between two autoanalyzes), run the
+ * subquery again for every queued row: a queue of 80,000 changes after a bulk load kept the
+ * sequencer busy for minutes, holding the change-log lock, with the feed, cached counts and
+ * index builds waiting behind it. Both forms take the same rows (one statement, one snapshot).
+ *
+ * A row of several changes is expanded from its lists, side by side, its payloads split at
+ * their line breaks.
  */
 export function sequenceQueuedStatement(limit: number) {
   const list = sql.join(changeColumns.map((column) => sql.ref(column)));
-  return sql<{ moved: number }>`
-    with moved as (
-      delete from change_queue where id <= (select max(id) from (select id from change_queue order by id limit ${limit}) as oldest) returning id, ${list}
+  const shared = sql.join(['account_id', 'space_id', 'table_id'].map((column) => sql.ref(`m.${column}`)));
+  const sharedAfter = sql.join(['at', 'actor_user_id', 'actor_api_key_id', 'actor_name'].map((column) => sql.ref(`m.${column}`)));
+  return sql<{ moved: string; more: boolean }>`
+    with cutoff as (
+      select coalesce(max(id) filter (where total <= ${limit}), min(id)) as id
+      from (select id, sum(change_count) over (order by id) as total from (select id, change_count from change_queue order by id limit ${limit}) as oldest) as running
+    ), moved as (
+      delete from change_queue where id <= (select id from cutoff) returning id, ${list}, record_ids, comment_ids, kinds, payloads
+    ), expanded as (
+      select id, 0 as n, ${list} from moved where record_ids is null
+      union all
+      select m.id, c.n, ${shared}, c.record_id, c.comment_id, c.kind, ${sharedAfter}, c.payload
+      from moved as m cross join lateral unnest(m.record_ids, m.comment_ids, m.kinds, string_to_array(m.payloads, E'\n')) with ordinality as c(record_id, comment_id, kind, payload, n)
     ), appended as (
-      insert into changes (${list}) select ${list} from moved order by id returning 1
+      insert into changes (${list}) select ${list} from expanded order by id, n returning 1
     )
-    select count(*) as moved from appended`;
+    select (select count(*) from appended) as moved, exists(select 1 from change_queue where id > (select id from cutoff)) as more`;
 }
 
-/** Runs the sequencer's statement; answers how many moved. Under the change-log lock, in the sequencer's own transaction. */
-export async function sequenceQueued(db: Db, limit: number): Promise<number> {
+/** Runs the sequencer's statement; answers how many changes moved and whether more are queued. Under the change-log lock, in the sequencer's own transaction. */
+export async function sequenceQueued(db: Db, limit: number): Promise<{ moved: number; more: boolean }> {
   const result = await sequenceQueuedStatement(limit).execute(db);
-  return Number(result.rows[0]?.moved ?? 0);
+  const row = result.rows[0];
+  return { moved: Number(row?.moved ?? 0), more: row?.more === true };
 }
 
 const columns = ['seq', 'kind', 'table_id', 'space_id', 'record_id', 'comment_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'payload_json'] as const;

@@ -78,8 +78,8 @@ export function createWriteUnit(deps: { database: Database; clock: Clock; userNa
       let moved = 0;
       for (;;) {
         const batch = await sequenceQueued(trx, sequenceBatch);
-        moved += batch;
-        if (batch < sequenceBatch) return moved;
+        moved += batch.moved;
+        if (!batch.more) return moved;
       }
     });
     if (movedSinceVacuum >= movedPerVacuum && !vacuuming) {

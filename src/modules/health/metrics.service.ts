@@ -47,7 +47,7 @@ export function createMetrics(deps: { database: Database; jobs: JobRunner; webho
     help: 'Changes committed but not yet given a seq in the change log (PostgreSQL; always 0 on SQLite)',
     registers: [registry],
     async collect() {
-      const row = await db.selectFrom('change_queue').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirst();
+      const row = await db.selectFrom('change_queue').select((eb) => eb.fn.sum<number | string | null>('change_count').as('count')).executeTakeFirst();
       this.set(Number(row?.count ?? 0));
     },
   });

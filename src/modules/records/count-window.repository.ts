@@ -13,7 +13,7 @@ export interface LogPosition {
   rows: number;
   /** The table's highest change seq in the log (0: none). */
   seq: number;
-  /** Changes of the table still in the queue, not yet given a seq (PostgreSQL's sequencer; always 0 on SQLite). */
+  /** Queued rows of the table holding record changes, not yet given a seq (PostgreSQL's sequencer; always 0 on SQLite): only whether it is 0 counts. */
   queued: number;
 }
 
@@ -31,7 +31,7 @@ function positionColumns(tableId: number, sinceSeq: number | null) {
   return sql`(select coalesce(sum(change_count), 0) from table_counters where table_id = ${tableId}) as changes,
     (select coalesce(sum(row_count), 0) from table_counters where table_id = ${tableId}) as rows,
     ${seq} as seq,
-    (select count(*) from change_queue where table_id = ${tableId} and ${recordKinds}) as queued`;
+    (select count(*) from change_queue where table_id = ${tableId} and (${recordKinds} or record_ids is not null)) as queued`;
 }
 
 function positionOf(row: Record<string, unknown>): LogPosition {
