@@ -90,4 +90,58 @@ describe.runIf(testEngine === 'postgres')('the change queue is vacuumed by the s
     expect(logged.map(({ seq: _seq, ...row }) => row)).toEqual(drafts);
     expect(await db.selectFrom('change_queue').selectAll().execute()).toEqual([]);
   });
+
+  /**
+   * Runs `write` while the sequencer cannot move anything (this test holds its lock), and
+   * answers what `write` queued; then lets the sequencer go and waits until the queue is empty.
+   */
+  async function queuedBy(write: () => Promise<void>) {
+    const { db, dialect } = ctx.container.database;
+    let release!: () => void;
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => (locked = resolve));
+    const holding = db.transaction().execute(async (trx) => {
+      await dialect.changeLogLock!.execute(trx);
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await held;
+    try {
+      await write();
+      return await db.selectFrom('change_queue').select(['record_id', 'kind', 'record_ids', 'kinds', 'change_count']).orderBy('id').execute();
+    } finally {
+      release();
+      await holding;
+      await ctx.container.services.unit.settleQueued();
+    }
+  }
+
+  it('a create_batch and a delete_batch through the API each queue one row; one record queues one change as it is', async () => {
+    const post = (path: string, body: unknown) => call(ctx, 'POST', `/api/table/${tableId}${path}`, { key: world.accountKey, body });
+    let ids: number[] = [];
+    const created = await queuedBy(async () => {
+      const response = await post('/records/create_batch', { records: [{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3 } }] });
+      expect(response.status).toBe(200);
+      ids = (response.body as Array<{ id: number }>).map((record) => record.id);
+    });
+    expect(created).toEqual([{ record_id: null, kind: null, record_ids: ids, kinds: Array(3).fill('record.created'), change_count: 3 }]);
+    // The delete's one statement queues them in the order its read before found them: by id.
+    const order = [...ids].sort((a, b) => a - b);
+    const deleted = await queuedBy(async () => {
+      expect((await post('/records/delete_batch', { record_ids: [ids[2], ids[0], ids[1]] })).status).toBe(200);
+    });
+    expect(deleted).toEqual([{ record_id: null, kind: null, record_ids: order, kinds: Array(3).fill('record.deleted'), change_count: 3 }]);
+    const single = await queuedBy(async () => {
+      expect((await post('/records/create', { data: { n: 4 } })).status).toBe(200);
+    });
+    expect(single).toEqual([{ record_id: expect.any(Number), kind: 'record.created', record_ids: null, kinds: null, change_count: 1 }]);
+    // And the log has them in that order, with nothing left queued.
+    const logged = await ctx.container.database.db.selectFrom('changes').select(['record_id', 'kind']).where('table_id', '=', tableId).orderBy('seq', 'desc').limit(7).execute();
+    expect(logged.reverse()).toEqual([
+      ...ids.map((id) => ({ record_id: id, kind: 'record.created' })),
+      ...order.map((id) => ({ record_id: id, kind: 'record.deleted' })),
+      { record_id: single[0].record_id, kind: 'record.created' },
+    ]);
+    expect(await ctx.container.database.db.selectFrom('change_queue').selectAll().execute()).toEqual([]);
+  });
 });

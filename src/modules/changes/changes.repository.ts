@@ -42,12 +42,20 @@ export function insertChanges(db: Db, rows: readonly NewChangeRow[]): Promise<vo
  */
 export async function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promise<void> {
   if (rows.length === 1) return insertRows(db, 'change_queue', rows);
-  // Payloads are JSON.stringify's text, which escapes every line break: the lines are the payloads.
-  if (rows.some((row) => row.payload_json.includes('\n'))) throw new Error('queueChanges: a payload holds a line break');
-  const payloads = rows.map((row) => row.payload_json).join('\n');
+  const payloads = rows.map((row) => row.payload_json);
+  assertOneLineEach(payloads);
   const { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name } = rows[0];
-  const lists = { record_ids: rows.map((row) => row.record_id), comment_ids: rows.map((row) => row.comment_id), kinds: rows.map((row) => row.kind), payloads, change_count: rows.length };
+  const lists = { record_ids: rows.map((row) => row.record_id), comment_ids: rows.map((row) => row.comment_id), kinds: rows.map((row) => row.kind), payloads: payloads.join('\n'), change_count: rows.length };
   await queueSeveral(db, { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name, ...lists });
+}
+
+/**
+ * A queued row of several changes holds their payloads one a line. A payload is JSON.stringify's
+ * text, which escapes every line break; one that holds a line break anyway is refused rather
+ * than stored as two changes.
+ */
+export function assertOneLineEach(payloads: readonly string[]): void {
+  if (payloads.some((payload) => payload.includes('\n'))) throw new Error('a change payload holds a line break');
 }
 
 type QueuedSeveral = Pick<NewChangeRow, 'account_id' | 'space_id' | 'table_id' | 'at' | 'actor_user_id' | 'actor_api_key_id' | 'actor_name'> & {

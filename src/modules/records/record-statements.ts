@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import { prepareShapedQuery } from '../../db/prepared-query.js';
 import type { ChangeCommon } from '../changes/change.js';
+import { assertOneLineEach } from '../changes/changes.repository.js';
 import type { Field } from '../fields/field.js';
 import { getFieldType } from '../fields/registry.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
@@ -18,7 +19,8 @@ import type { UpdatePlan } from './record-writer.js';
  *
  * A delete (to the trash): the rows' delete, their trash entries (the row as JSON, as
  * record-writes.ts's trashRecords writes it on SQLite) and their queued changes, whose payloads were
- * made from the rows read before the statement; it deletes a row only if it is still the row
+ * made from the rows read before the statement (one queued row for several, in the order of
+ * `ids`, as `queueChanges` writes them); it deletes a row only if it is still the row
  * version read. One record's delete needs no transaction (it deletes its row or nothing); a
  * batch's caller checks that every row read was deleted, in the statement's transaction.
  *
@@ -58,6 +60,9 @@ const versionHolds = (expected: unknown) => sql<boolean>`(cast(${expected} as bi
 
 /** The columns of a queued change. */
 const queuedColumns = sql`account_id, space_id, table_id, record_id, comment_id, kind, at, actor_user_id, actor_api_key_id, actor_name, payload_json`;
+
+/** The columns a queued row of several changes shares among them (changes.repository.ts, `queueChanges`). */
+const queuedSharedColumns = sql`account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name`;
 
 /** `null`, `""` and `[]` are one value (changes/change.ts, `recordChange`): a write between them changes nothing. */
 const emptyJson = sql`('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
@@ -167,11 +172,21 @@ const deleteAndQueue = prepareShapedQuery(
         insert into record_trash (table_id, record_id, deleted_at, deleted_by_user_id, deleted_by_api_key_id, deleted_by_name, row_json)
         select cast(${tableId} as integer), id, cast(${deletedAt} as text), cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), row_to_json(gone)::text from gone
       ),
-      queued as (
+      changed as (
+        select gone.id, p.payload, p.n from gone join unnest(cast(${ids} as integer[]), cast(${payloads} as text[])) with ordinality as p(id, payload, n) on p.id = gone.id
+      ),
+      queued_one as (
         insert into change_queue (${queuedColumns})
-        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), gone.id, null, 'record.deleted', cast(${at} as text),
-          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), p.payload
-        from gone join unnest(cast(${ids} as integer[]), cast(${payloads} as text[])) as p(id, payload) on p.id = gone.id
+        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.deleted', cast(${at} as text),
+          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), payload
+        from changed where (select count(*) from changed) = 1
+      ),
+      queued_several as (
+        insert into change_queue (${queuedSharedColumns}, record_ids, comment_ids, kinds, payloads, change_count)
+        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), cast(${at} as text),
+          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text),
+          array_agg(id order by n), array_agg(null::integer order by n), array_agg('record.deleted'::text order by n), string_agg(payload, E'\n' order by n), count(*)
+        from changed having count(*) > 1
       )
       select * from gone`;
     return { compile: () => raw.compile(db) };
@@ -187,5 +202,6 @@ export const rowVersionColumn = 'xmin';
  * (`rowVersions`, by position: rowVersionColumn as read); answers the rows deleted (id and `columns`).
  */
 export async function deleteAndQueueChanges(db: Kysely<any>, tableId: number, ids: readonly number[], rowVersions: readonly string[], payloads: readonly string[], columns: readonly string[], deletedAt: string, common: ChangeCommon): Promise<Array<Record<string, unknown> & { id: number }>> {
+  assertOneLineEach(payloads);
   return deleteAndQueue(db, { tableId, columns }, ids, rowVersions, payloads, deletedAt, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
 }
