@@ -111,6 +111,16 @@ export function payloadOf(draft: ChangeDraft): string {
 }
 
 /**
+ * A queued row of several changes holds their payloads one a line (PostgreSQL's queue,
+ * docs/decisions.md "Changes: one queued row per write"). A payload is JSON.stringify's text,
+ * which escapes every line break; one that holds a line break anyway is refused rather than
+ * stored as two changes.
+ */
+export function assertOneLineEach(payloads: readonly string[]): void {
+  if (payloads.some((payload) => payload.includes('\n'))) throw new Error('a change payload holds a line break');
+}
+
+/**
  * A stored change as the JSON text of the API, built around its stored payload: a change is
  * read by many (lists, every stream subscriber) and serialised once.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { insertStatementSizes, prepareQuery, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
-import type { ChangeRow } from './change.js';
+import { assertOneLineEach, type ChangeRow } from './change.js';
 
 type Db = Kysely<SystemSchema>;
 
@@ -47,15 +47,6 @@ export async function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promi
   const { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name } = rows[0];
   const lists = { record_ids: rows.map((row) => row.record_id), comment_ids: rows.map((row) => row.comment_id), kinds: rows.map((row) => row.kind), payloads: payloads.join('\n'), change_count: rows.length };
   await queueSeveral(db, { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name, ...lists });
-}
-
-/**
- * A queued row of several changes holds their payloads one a line. A payload is JSON.stringify's
- * text, which escapes every line break; one that holds a line break anyway is refused rather
- * than stored as two changes.
- */
-export function assertOneLineEach(payloads: readonly string[]): void {
-  if (payloads.some((payload) => payload.includes('\n'))) throw new Error('a change payload holds a line break');
 }
 
 type QueuedSeveral = Pick<NewChangeRow, 'account_id' | 'space_id' | 'table_id' | 'at' | 'actor_user_id' | 'actor_api_key_id' | 'actor_name'> & {

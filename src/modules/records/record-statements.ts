@@ -1,8 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import { prepareShapedQuery } from '../../db/prepared-query.js';
-import type { ChangeCommon } from '../changes/change.js';
-import { assertOneLineEach } from '../changes/changes.repository.js';
+import { assertOneLineEach, type ChangeCommon } from '../changes/change.js';
 import type { Field } from '../fields/field.js';
 import { getFieldType } from '../fields/registry.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
