@@ -163,7 +163,12 @@ describe('changes of a single update or delete, whichever way it is written', ()
       for (const answer of answers) expect([200, 400]).toContain(answer.status);
       const changes = await changesAfter(before);
       const updated = changes.filter((change) => change.kind === 'record.updated');
-      expect(updated).toHaveLength(answers.filter((answer) => answer.status === 200).length);
+      // Every update answered 200 wrote its change. One answered 400 may have written its change
+      // too: an update reads its record back after its commit, and the delete can land between
+      // the two (a known race of the answer, not of the log: the change is there, the record gone).
+      const ok = answers.filter((answer) => answer.status === 200).length;
+      expect(updated.length).toBeGreaterThanOrEqual(ok);
+      expect(updated.length).toBeLessThanOrEqual(answers.length);
       expect(changes.map((change) => change.kind)).toEqual([...updated.map(() => 'record.updated'), 'record.deleted']);
       // The chain holds through the delete: each before is the value the change before it left.
       let value: unknown = 0;
