@@ -44,26 +44,15 @@ export async function queueChanges(db: Db, rows: readonly NewChangeRow[]): Promi
   if (rows.length === 1) return insertRows(db, 'change_queue', rows);
   const payloads = rows.map((row) => row.payload_json);
   assertOneLineEach(payloads);
-  const { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name } = rows[0];
+  const [first] = rows;
   const lists = { record_ids: rows.map((row) => row.record_id), comment_ids: rows.map((row) => row.comment_id), kinds: rows.map((row) => row.kind), payloads: payloads.join('\n'), change_count: rows.length };
-  await queueSeveral(db, { account_id, space_id, table_id, at, actor_user_id, actor_api_key_id, actor_name, ...lists });
+  await insertQueuedSeveral(db, ...queuedSeveralColumns.map((column) => (column in lists ? lists[column as keyof typeof lists] : first[column as keyof NewChangeRow])));
 }
 
-type QueuedSeveral = Pick<NewChangeRow, 'account_id' | 'space_id' | 'table_id' | 'at' | 'actor_user_id' | 'actor_api_key_id' | 'actor_name'> & {
-  record_ids: number[];
-  comment_ids: Array<number | null>;
-  kinds: string[];
-  payloads: string;
-  change_count: number;
-};
-
+/** A queued row of several changes: what they share, once, then their lists side by side. */
 const queuedSeveralColumns = ['account_id', 'space_id', 'table_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name', 'record_ids', 'comment_ids', 'kinds', 'payloads', 'change_count'] as const;
 
 const insertQueuedSeveral = prepareQuery((db: Kysely<any>, ...values: unknown[]) => db.insertInto('change_queue').values(rowsOfValues(queuedSeveralColumns, 1, values)[0]));
-
-function queueSeveral(db: Db, row: QueuedSeveral): Promise<unknown> {
-  return insertQueuedSeveral(db, ...queuedSeveralColumns.map((column) => row[column]));
-}
 
 /**
  * Reclaims the queue's dead rows (PostgreSQL; outside any transaction). Every queued row dies
