@@ -7,6 +7,7 @@ import { getFieldType } from '../fields/registry.js';
 import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import { searchTextTable } from './search/search-text-table.js';
 import type { UpdatePlan } from './record-writer.js';
+import { isSystemColumn, selectListSql, type ReadSelection, type RecordRow } from './records.repository.js';
 
 /**
  * Record writes on PostgreSQL as one statement each, with their change queued by the same
@@ -23,14 +24,18 @@ import type { UpdatePlan } from './record-writer.js';
  * version read. One record's delete needs no transaction (it deletes its row or nothing); a
  * batch's caller checks that every row read was deleted, in the statement's transaction.
  *
- * An update: a CTE locks the row and reads the written columns' old values, updates it only
+ * An update: a CTE locks the row and reads its old values, updates it only
  * when some column would change (an update that changes nothing writes nothing: record-writer.ts,
- * changesNothing), and queues the change with its payload made in SQL, only when some value changed. One round trip
- * where the write unit's transaction took five (begin, read, update, queued change, commit).
+ * changesNothing), and queues the change with its payload made in SQL, only when some value changed.
+ * It answers the record as a get reads it, from the row it wrote (or the old one). One round trip
+ * where the write unit's transaction took six (begin, read, update, queued change, commit, and
+ * the record read back).
  *
  * It serves the updates whose change can be made in SQL: no search text to rebuild and no
  * replaced value to hand to a field type (`plan.reads` empty), and every written field of a
- * type that says its read form in SQL (FieldType.columnReadForm). The others go through the write unit's
+ * type that says its read form in SQL (FieldType.columnReadForm), on a table without a single
+ * lookup to itself (the statement reads a title from its snapshot, from before its own write).
+ * The others go through the write unit's
  * transaction (record-writes.ts), as do all updates on SQLite, which has no writing CTEs.
  */
 
@@ -39,14 +44,22 @@ function readFormOf(field: Field, column: RawBuilder<unknown>): RawBuilder<unkno
   return getFieldType(field.type).columnReadForm?.(column, field) ?? null;
 }
 
-/** Whether this update of `written` fields can be the one statement. */
-export function fitsOneStatement(dialect: Dialect, plan: UpdatePlan, written: readonly Field[]): boolean {
-  return dialect.queuesChanges && plan.reads.length === 0 && written.length > 0 && written.every((field) => readFormOf(field, sql`x`) !== null);
+/** Whether this update of `written` fields, answering the record read with `selection`, can be the one statement. */
+export function fitsOneStatement(dialect: Dialect, plan: UpdatePlan, written: readonly Field[], selection: ReadSelection): boolean {
+  return (
+    dialect.queuesChanges &&
+    plan.reads.length === 0 &&
+    written.length > 0 &&
+    written.every((field) => readFormOf(field, sql`x`) !== null) &&
+    selection.titles.every((lookup) => lookup.targetTableId !== selection.tableId)
+  );
 }
 
 interface UpdateShape {
   tableId: number;
   fields: readonly Field[];
+  /** What the statement answers of the record, as a get reads it. */
+  selection: ReadSelection;
 }
 
 /**
@@ -67,7 +80,7 @@ const queuedSharedColumns = sql`account_id, space_id, table_id, at, actor_user_i
 const emptyJson = sql`('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
 
 const updateAndQueue = prepareShapedQuery(
-  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}`,
+  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}:${shape.selection.key}`,
   (db: Kysely<any>, shape: UpdateShape, expectedVersion: unknown, recordId: unknown, updatedAt: unknown, ...rest: unknown[]) => {
     const values = rest.slice(0, shape.fields.length);
     const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.fields.length);
@@ -81,14 +94,19 @@ const updateAndQueue = prepareShapedQuery(
         return sql`(${sql.lit(n)}, ${sql.lit(field.slug)}, ${readFormOf(field, sql`old.${sql.ref(column)}`)}, ${readFormOf(field, sql`upd.${sql.ref(column)}`)})`;
       }),
     );
-    const raw = sql<{ found: string; queued: string; metadata_version: string }>`
+    // The record's columns as a get selects them: `old` and `upd` carry them all, so that the
+    // statement answers the record as it left it (`cur`: the row written, or the old one when
+    // nothing changed), with the lookups' titles as a get reads them.
+    const rowColumns = ['id', 'created_at', 'updated_at', ...shape.selection.columns.filter((c) => !isSystemColumn(c))];
+    const raw = sql<RecordRow & { found: string; queued: string; metadata_version: string }>`
       with ${versionCte},
-      old as (select id, ${sql.join(columns.map((c) => sql.ref(c)))} from ${table} where id = ${recordId} and ${versionHolds(expectedVersion)} for update),
+      old as (select ${sql.join(rowColumns.map((c) => sql.ref(c)))} from ${table} where id = ${recordId} and ${versionHolds(expectedVersion)} for update),
       upd as (
         update ${table} as r set ${assignments}, updated_at = ${updatedAt} from old
         where r.id = old.id and (${sql.join(columns.map((column, n) => sql`r.${sql.ref(column)} is distinct from ${values[n]}`), sql` or `)})
-        returning r.id, ${sql.join(columns.map((c) => sql`r.${sql.ref(c)}`))}
+        returning ${sql.join(rowColumns.map((c) => sql`r.${sql.ref(c)}`))}
       ),
+      cur as (select * from upd union all select * from old where not exists (select 1 from upd)),
       diff as (
         select upd.id, v.n, v.slug, v.was, v.now
         from old join upd on upd.id = old.id
@@ -103,7 +121,8 @@ const updateAndQueue = prepareShapedQuery(
         from diff group by id
         returning 1
       )
-      select (select version from v) as metadata_version, (select count(*) from old) as found, (select count(*) from queued) as queued`;
+      select (select version from v) as metadata_version, (select count(*) from old) as found, (select count(*) from queued) as queued, ${sql.raw(selectListSql(db, shape.selection))}
+      from (select 1) as w left join cur as r on true`;
     return { compile: () => raw.compile(db) };
   },
 );
@@ -111,12 +130,15 @@ const updateAndQueue = prepareShapedQuery(
 /**
  * Updates one record's `fields` to `values` (column values, in the order of `fields`) and
  * queues its change when a value changed, only while the metadata version is `expectedVersion`
- * (null: whatever it is). Answers whether the record was found (false also when the version
- * had moved on: nothing written), whether a change was queued, and the version the statement saw.
+ * (null: whatever it is). Answers the record's row as the statement left it, read with
+ * `selection` as a get reads it (undefined when the record was not found, or the version had
+ * moved on: nothing written), whether a change was queued, and the version the statement saw.
+ * The answer comes from the write itself: a read after it could find the record deleted meanwhile.
  */
-export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], updatedAt: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ found: boolean; queued: boolean; version: number }> {
-  const [row] = await updateAndQueue(db, { tableId, fields }, expectedVersion, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
-  return { found: Number(row.found) > 0, queued: Number(row.queued) > 0, version: Number(row.metadata_version) };
+export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], selection: ReadSelection, updatedAt: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ row: RecordRow | undefined; queued: boolean; version: number }> {
+  const [answer] = await updateAndQueue(db, { tableId, fields, selection }, expectedVersion, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
+  const { found, queued, metadata_version, ...row } = answer;
+  return { row: Number(found) > 0 ? (row as RecordRow) : undefined, queued: Number(queued) > 0, version: Number(metadata_version) };
 }
 
 const insertAndQueue = prepareShapedQuery(

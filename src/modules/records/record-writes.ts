@@ -151,31 +151,35 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         const written = [...changes.keys()];
         const writtenColumns = columnsOf(written);
         const previous = new Map<Field, unknown>();
+        // The answer is the record as the write left it, read by the write itself: a read after
+        // the commit could find it deleted meanwhile, and answer 400 for an update that was applied.
+        const selection = await deps.reads.selectionOf(attempt, table.fields);
+        let answer: records.RecordRow | undefined;
         try {
-          if (fitsOneStatement(dialect, plan, written)) {
+          if (fitsOneStatement(dialect, plan, written, selection)) {
             // PostgreSQL, values whose change SQL can make: one statement (record-statements.ts),
             // which checks the metadata version itself.
             const values = written.map((field) => toColumnValue(field, changes.get(field), dialect));
             const expected = attempt.reads.versionToCheck();
             const done = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
-              const updated = await updateAndQueueChange(db, tableId, recordId, written, values, deps.now(), common, expected);
+              const updated = await updateAndQueueChange(db, tableId, recordId, written, values, selection, deps.now(), common, expected);
               return { result: updated, queued: updated.queued };
             });
             // A newer version: nothing was written, and the call runs again on fresh metadata.
             attempt.reads.confirm(done.version);
-            if (!done.found) throw recordNotFound();
-            return deps.reads.readRecord(attempt, recordId);
+            if (!done.row) throw recordNotFound();
+            return (await deps.reads.present(attempt, [done.row], table.fields, selection))[0];
           }
           await confirmCurrentMetadata(attempt);
           // Values that read as stored are presented inside the transaction, from the locked row;
           // others (users, lookups) from a read before it, checked again inside (record-changes.ts).
           const inside = presentableInside(written);
-          await untilSettled(async () => {
+          answer = await untilSettled(async () => {
             const stored = inside ? undefined : (await deps.reads.readBefore(db, attempt, [recordId], written)).get(recordId);
             if (!inside && !stored) throw recordNotFound();
             const after = stored && (await dataOf(attempt, [rowWith(stored.row, changes)], written))[0];
             const timestamp = deps.now();
-            await deps.unit.run(scopeOf(attempt), async (trx, log) => {
+            return deps.unit.run(scopeOf(attempt), async (trx, log) => {
               // The stored values the update needs (search text, replaced attachments) and the
               // written ones (the change's `before`).
               const [row] = await records.findRecordRows(trx, tableId, [recordId], [...writtenColumns, ...columnsOf(plan.reads)], dialect.rowLocks);
@@ -184,10 +188,13 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
               const [was, is] = stored ? [stored.data, after!] : await dataOf(attempt, [row, rowWith(row, changes)], written);
               previous.clear();
               const text = completeUpdate(plan, row, changes, previous);
-              if (changesNothing(row, changes)) return;
-              await records.updateRecord(trx, tableId, recordId, { ...toColumns(changes, dialect), updated_at: timestamp });
-              if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
-              log.push(...draftsOf('record.updated', [[recordId, was, is]]));
+              if (!changesNothing(row, changes)) {
+                await records.updateRecord(trx, tableId, recordId, { ...toColumns(changes, dialect), updated_at: timestamp });
+                if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
+                log.push(...draftsOf('record.updated', [[recordId, was, is]]));
+              }
+              // The record as this transaction leaves it, on its own connection; presented after it.
+              return (await records.findRecordsById(trx, tableId, [recordId], selection))[0];
             });
           });
         } catch (error) {
@@ -195,7 +202,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
           throw error;
         }
         if (plan.replacing.length > 0) await afterCommit(changes, plan.replacing, contexts.write, previous);
-        return deps.reads.readRecord(attempt, recordId);
+        return (await deps.reads.present(attempt, [answer!], table.fields, selection))[0];
       });
     },
 
