@@ -14,7 +14,7 @@ import { assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, 
 import * as records from './records.repository.js';
 import { recordSearchOf } from './search/index.js';
 import type { WriteUnit } from '../changes/write-unit.js';
-import type { RecordReads } from './record-reads.js';
+import type { RecordReads, RowsRead } from './record-reads.js';
 import type { ChangeDraft } from '../changes/change.js';
 import { assertSameColumns, columnsOf, dataOf, draftsOf, rowWith, scopeOf, untilSettled } from './record-changes.js';
 import {
@@ -50,10 +50,11 @@ export interface BatchDeps {
   now(): string;
   /** Confirms the metadata the attempt relied on against the version now: just before writing. */
   confirm(attempt: Attempt): Promise<void>;
-  /** Records by id, presented as record get presents them, in the order of `ids`. */
-  readRecords(attempt: Attempt, ids: readonly number[]): Promise<RecordObject[]>;
-  /** The rows and data of records just before a write (record-reads.ts). */
-  readBefore: RecordReads['readBefore'];
+  /**
+   * The rows and data of records just before a write; the records a write leaves, read in its
+   * transaction and presented after it, as record get presents them (record-reads.ts).
+   */
+  reads: Pick<RecordReads, 'readBefore' | 'readRows' | 'presentRows'>;
   /** The one way records are written: rows and their changes in one transaction. */
   unit: Pick<WriteUnit, 'run'>;
   /**
@@ -99,7 +100,7 @@ export function createRecordBatches(deps: BatchDeps) {
    */
   async function describeUpdates(attempt: Attempt, writes: readonly Write[]): Promise<{ before: Before; drafts: ChangeDraft[] }> {
     const written = [...new Set(writes.flatMap((write) => [...write.values.keys()]))];
-    const before = await deps.readBefore(db, attempt, writes.map((write) => write.id!), written);
+    const before = await deps.reads.readBefore(db, attempt, writes.map((write) => write.id!), written);
     const stored = writes.flatMap((write) => before.get(write.id!) ?? []);
     const after = await dataOf(attempt, writes.flatMap((write) => { const row = before.get(write.id!)?.row; return row ? [rowWith(row, write.values)] : []; }), written);
     return { before, drafts: draftsOf('record.updated', stored.map((entry, n) => [Number(entry.row.id), entry.data, after[n]])) };
@@ -244,19 +245,20 @@ export function createRecordBatches(deps: BatchDeps) {
       if (missing !== -1) throw ofRecord(missing, recordNotFound());
       const writes: Write[] = values.map((v, index) => ({ index, values: v, id: ids[index] }));
       const cleanups = await prepareIo(attempt, writes);
-      const previous = await commit(attempt, cleanups, () =>
+      const { previous, answer } = await commit(attempt, cleanups, () =>
         untilSettled(async () => {
           const { before, drafts } = await describeUpdates(attempt, writes);
           const timestamp = deps.now();
           return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
             const replaced = await updateAll(trx, attempt, writes, timestamp, before);
             changes.push(...drafts);
-            return replaced;
+            // The answer is what this write leaves (record-reads, readRows), not a later writer's.
+            return { previous: replaced, answer: await deps.reads.readRows(trx, attempt, ids) };
           });
         }),
       );
       await afterWrite(() => settle(attempt, writes, previous));
-      return deps.readRecords(attempt, ids);
+      return deps.reads.presentRows(attempt, answer, ids);
     },
 
     /**
@@ -264,11 +266,15 @@ export function createRecordBatches(deps: BatchDeps) {
      * whose `match_on` values equal its own, or is created when none does → the records, in order.
      */
     async upsertBatch(attempt: Attempt, body: unknown): Promise<RecordObject[]> {
-      return deps.readRecords(attempt, (await batches.upsert(attempt, body)).ids);
+      const { ids, answer } = await batches.upsert(attempt, body, true);
+      return deps.reads.presentRows(attempt, answer!, ids);
     },
 
-    /** upsert_batch's write → the records' ids in order, and how many of them were created. */
-    async upsert(attempt: Attempt, body: unknown): Promise<{ ids: number[]; created: number }> {
+    /**
+     * upsert_batch's write → the records' ids in order, how many of them were created, and with
+     * `answering` the records as it leaves them (read in its transaction, to present).
+     */
+    async upsert(attempt: Attempt, body: unknown, answering = false): Promise<{ ids: number[]; created: number; answer?: RowsRead }> {
       const { table } = attempt;
       assertCanWriteRecords(attempt.actor, table);
       const { members, items } = recordsOf(body, ['match_on', 'records']);
@@ -308,7 +314,7 @@ export function createRecordBatches(deps: BatchDeps) {
       const cleanups = await prepareIo(attempt, writes);
       const creating = writes.filter((write) => write.id === undefined);
       const updating = writes.filter((write) => write.id !== undefined);
-      const previous = await commit(attempt, cleanups, () =>
+      const { previous, answer } = await commit(attempt, cleanups, () =>
         untilSettled(async () => {
           const { before, drafts } = await describeUpdates(attempt, updating);
           const timestamp = deps.now();
@@ -325,12 +331,12 @@ export function createRecordBatches(deps: BatchDeps) {
             for (const [n, write] of creating.entries()) write.id = ids[n];
             const replaced = await updateAll(trx, attempt, updating, timestamp, before);
             changes.push(...draftsOf('record.created', creating.map((write, n) => [write.id!, null, created[n].data])), ...drafts);
-            return replaced;
+            return { previous: replaced, answer: answering ? await deps.reads.readRows(trx, attempt, writes.map((write) => write.id!)) : undefined };
           });
         }),
       );
       await afterWrite(() => settle(attempt, writes, previous));
-      return { ids: writes.map((write) => write.id!), created: creating.length };
+      return { ids: writes.map((write) => write.id!), created: creating.length, answer };
     },
   };
   return batches;

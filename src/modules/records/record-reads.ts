@@ -68,12 +68,21 @@ export function createRecordReads(deps: { database: Database }) {
     return (await present(attempt, [row], attempt.table.fields, selection))[0];
   }
 
-  /** Records by id, in that order (one that is gone is left out), as readRecord presents one; with the rows read. */
-  async function readRowsAndRecords(attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<{ rows: Map<number, records.RecordRow>; records: RecordObject[] }> {
+  /**
+   * The rows of `recordIds` as readRecord selects them (with `fields`), through `executor`: a
+   * write's own transaction reads what that write leaves, which a read after its commit could
+   * find changed or deleted by another writer. Presented with presentRows, after the commit
+   * (presenting may read through other connections).
+   */
+  async function readRows(executor: Database['db'], attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<RowsRead> {
     const selection = await selectionOf(attempt, fields);
-    const rows = new Map((await records.findRecordsById(db, attempt.table.id, recordIds, selection)).map((row) => [Number(row.id), row]));
-    const found = recordIds.flatMap((id) => rows.get(id) ?? []);
-    return { rows, records: await present(attempt, found, fields, selection) };
+    return { rows: await records.findRecordsById(executor, attempt.table.id, recordIds, selection), fields, selection };
+  }
+
+  /** Rows read by readRows → records in the order of `recordIds`; one that is gone is left out. */
+  function presentRows(attempt: Attempt, read: RowsRead, recordIds: readonly number[]): Promise<RecordObject[]> {
+    const rows = new Map(read.rows.map((row) => [Number(row.id), row]));
+    return present(attempt, recordIds.flatMap((id) => rows.get(id) ?? []), read.fields, read.selection);
   }
 
   /**
@@ -113,14 +122,22 @@ export function createRecordReads(deps: { database: Database }) {
     selectionOf,
     present,
     readRecord,
-    readRowsAndRecords,
+    readRows,
+    presentRows,
     readBefore,
     readOneBeforeConfirmed,
     /** Records by id, in that order (one that is gone is left out), as readRecord presents one. */
     async readRecords(attempt: Attempt, recordIds: readonly number[], fields: readonly Field[] = attempt.table.fields): Promise<RecordObject[]> {
-      return (await readRowsAndRecords(attempt, recordIds, fields)).records;
+      return presentRows(attempt, await readRows(db, attempt, recordIds, fields), recordIds);
     },
   };
 }
 
 export type RecordReads = ReturnType<typeof createRecordReads>;
+
+/** Records read by a write before its commit (readRows), to be presented after it. */
+export interface RowsRead {
+  rows: records.RecordRow[];
+  fields: readonly Field[];
+  selection: records.ReadSelection;
+}

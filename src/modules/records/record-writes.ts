@@ -10,7 +10,7 @@ import type { AttemptRunner } from './record-attempts.js';
 import { assertSameColumns, ChangedMeanwhile, columnsOf, dataOf, draftsOf, presentableInside, rowWith, scopeOf, untilSettled } from './record-changes.js';
 import { afterCommit, prepareValuesIo, runCleanups } from './record-lifecycle.js';
 import { presentRecords, type RecordObject } from './record-reader.js';
-import { recordNotFound, type RecordReads } from './record-reads.js';
+import { recordNotFound, type RecordReads, type RowsRead } from './record-reads.js';
 import type { RecordTable } from './record-table.js';
 import { assertCanEditField, assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
@@ -154,7 +154,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
         // The answer is the record as the write left it, read by the write itself: a read after
         // the commit could find it deleted meanwhile, and answer 400 for an update that was applied.
         const selection = await deps.reads.selectionOf(attempt, table.fields);
-        let answer: records.RecordRow | undefined;
+        let answer: RowsRead | undefined;
         try {
           if (fitsOneStatement(dialect, plan, written, selection)) {
             // PostgreSQL, values whose change SQL can make: one statement (record-statements.ts),
@@ -193,8 +193,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
                 if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
                 log.push(...draftsOf('record.updated', [[recordId, was, is]]));
               }
-              // The record as this transaction leaves it, on its own connection; presented after it.
-              return (await records.findRecordsById(trx, tableId, [recordId], selection))[0];
+              return deps.reads.readRows(trx, attempt, [recordId]);
             });
           });
         } catch (error) {
@@ -202,7 +201,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
           throw error;
         }
         if (plan.replacing.length > 0) await afterCommit(changes, plan.replacing, contexts.write, previous);
-        return (await deps.reads.present(attempt, [answer!], table.fields, selection))[0];
+        return (await deps.reads.presentRows(attempt, answer!, [recordId]))[0];
       });
     },
 

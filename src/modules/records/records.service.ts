@@ -63,7 +63,7 @@ export function createRecordsService(deps: {
   const reads = createRecordReads(deps);
   const queries = createRecordQueries({ ...deps, runner, reads, maxResponseSize });
   const writes = createRecordWrites({ ...deps, now, runner, reads });
-  const batches = createRecordBatches({ database: deps.database, now, confirm: confirmCurrentMetadata, readRecords: reads.readRecords, readBefore: reads.readBefore, unit: deps.unit });
+  const batches = createRecordBatches({ database: deps.database, now, confirm: confirmCurrentMetadata, reads, unit: deps.unit });
   const purge = createTrashPurge({ ...deps, openAttempt, operatorActor, trashDays: deps.trashDays ?? 30 });
 
   /**
@@ -148,9 +148,7 @@ export function createRecordsService(deps: {
           database,
           now,
           confirm: async (current) => current.reads.confirm(await readMetadataVersion(trx)),
-          // Only update_batch and upsert_batch read their records back; the unit answers counts.
-          readRecords: () => Promise.reject(new Error('an import unit reads no records back')),
-          readBefore: reads.readBefore,
+          reads,
           unit: nested,
           afterCommit: (task) => void afterCommit.push(task),
         });
