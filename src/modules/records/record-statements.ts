@@ -24,19 +24,19 @@ import { isSystemColumn, selectListSql, type ReadSelection, type RecordRow } fro
  * version read. One record's delete needs no transaction (it deletes its row or nothing); a
  * batch's caller checks that every row read was deleted, in the statement's transaction.
  *
- * An update: a CTE locks the row and reads its old values, updates it only
- * when some column would change (an update that changes nothing writes nothing: record-writer.ts,
- * changesNothing), and queues the change with its payload made in SQL, only when some value changed.
- * It answers the record as a get reads it, from the row it wrote (or the old one). One round trip
- * where the write unit's transaction took six (begin, read, update, queued change, commit, and
- * the record read back).
+ * An update: a CTE locks the row and reads its old values, updates it only when some column
+ * would change (an update that changes nothing writes nothing: record-writer.ts, changesNothing),
+ * and queues the change with its payload made in SQL, only when some value changed. It answers
+ * the record as a get reads it, from the row it wrote (or the old one). One round trip where
+ * the write unit's transaction took six (begin, read, update, queued change, commit, and the
+ * record read back).
  *
  * It serves the updates whose change can be made in SQL: no search text to rebuild and no
  * replaced value to hand to a field type (`plan.reads` empty), and every written field of a
  * type that says its read form in SQL (FieldType.columnReadForm), on a table without a single
  * lookup to itself (the statement reads a title from its snapshot, from before its own write).
- * The others go through the write unit's
- * transaction (record-writes.ts), as do all updates on SQLite, which has no writing CTEs.
+ * The others go through the write unit's transaction (record-writes.ts), as do all updates on
+ * SQLite, which has no writing CTEs.
  */
 
 /** A column's value in read form, as JSON, made in SQL by its type (FieldType.columnReadForm), or null. */
