@@ -37,11 +37,9 @@ describe('a write answers what it wrote, whatever lands just after its commit', 
     for (const restore of restores.splice(0)) restore();
   });
 
-  const meddleWith = (statement: string, ...values: unknown[]) => async () => {
-    const table = sql.table(recordTableName(tableId));
-    if (statement === 'delete') await sql`delete from ${table} where id = ${values[0]}`.execute(ctx.container.database.db);
-    else await sql`update ${table} set ${sql.ref(amountColumn)} = ${values[0]}`.execute(ctx.container.database.db);
-  };
+  /** Another writer's statements, straight on the database. */
+  const deleteRecord = (id: number) => async () => void (await sql`delete from ${sql.table(recordTableName(tableId))} where id = ${id}`.execute(ctx.container.database.db));
+  const setEveryAmount = (amount: number) => async () => void (await sql`update ${sql.table(recordTableName(tableId))} set ${sql.ref(amountColumn)} = ${amount}`.execute(ctx.container.database.db));
 
   beforeAll(async () => {
     world = await createAccount(ctx);
@@ -64,7 +62,7 @@ describe('a write answers what it wrote, whatever lands just after its commit', 
 
   it('record/update of a value the database writes in one statement (PostgreSQL) or in the transaction', async () => {
     const [record] = await createRecords(1);
-    afterEachCommit(meddleWith('update', 999));
+    afterEachCommit(setEveryAmount(999));
     const answer = await post(`/api/table/${tableId}/record/${record.id}/update`, { data: { amount: 5 } });
     expect(answer.status).toBe(200);
     expect(answer.body.data.amount).toBe(5);
@@ -72,7 +70,7 @@ describe('a write answers what it wrote, whatever lands just after its commit', 
 
   it('record/update of a searchable value (the transaction on both engines)', async () => {
     const [record] = await createRecords(1);
-    afterEachCommit(meddleWith('delete', record.id));
+    afterEachCommit(deleteRecord(record.id));
     const answer = await post(`/api/table/${tableId}/record/${record.id}/update`, { data: { name: 'renamed', amount: 6 } });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id: record.id, title: 'renamed', data: { name: 'renamed', amount: 6 } });
@@ -80,7 +78,7 @@ describe('a write answers what it wrote, whatever lands just after its commit', 
 
   it('record/update of a record deleted right after it answers 200 with the record it wrote', async () => {
     const [record] = await createRecords(1);
-    afterEachCommit(meddleWith('delete', record.id));
+    afterEachCommit(deleteRecord(record.id));
     const answer = await post(`/api/table/${tableId}/record/${record.id}/update`, { data: { amount: 7 } });
     expect(answer.status).toBe(200);
     expect(answer.body.data.amount).toBe(7);
@@ -88,7 +86,7 @@ describe('a write answers what it wrote, whatever lands just after its commit', 
 
   it('update_batch answers every record it updated, with its own values', async () => {
     const records = await createRecords(3);
-    afterEachCommit(meddleWith('delete', records[1].id));
+    afterEachCommit(deleteRecord(records[1].id));
     const answer = await post(`/api/table/${tableId}/records/update_batch`, { records: records.map((r, n) => ({ id: r.id, data: { amount: 10 + n } })) });
     expect(answer.status).toBe(200);
     expect(answer.body.map((r: { id: number; data: { amount: number } }) => [r.id, r.data.amount])).toEqual(records.map((r, n) => [r.id, 10 + n]));
@@ -96,7 +94,7 @@ describe('a write answers what it wrote, whatever lands just after its commit', 
 
   it('upsert_batch answers every record it updated or created, with its own values', async () => {
     const records = await createRecords(2);
-    afterEachCommit(meddleWith('update', -1));
+    afterEachCommit(setEveryAmount(-1));
     const answer = await post(`/api/table/${tableId}/records/upsert_batch`, {
       match_on: ['email'],
       records: [...records.map((r) => ({ data: { email: r.data.email, amount: 20 } })), { data: { email: `new-${Math.random()}@example.com`, amount: 21 } }],
