@@ -44,7 +44,7 @@ function cpuOf(pid: string): number {
   }
 }
 
-/** CPU milliseconds of every PostgreSQL process (backends come and go: the sum over those alive at both reads). */
+/** The PostgreSQL processes alive now (backends come and go: a run sums those alive at its end, and those that ended meanwhile up to its start). */
 function postgresPids(): string[] {
   return execFileSync('pgrep', ['-x', 'postgres']).toString().trim().split('\n');
 }
@@ -82,7 +82,8 @@ while ((await queued()) > 0) await new Promise((resolve) => setTimeout(resolve, 
 await new Promise((resolve) => setTimeout(resolve, 200));
 const server = cpuOf(options.pid) - serverBefore;
 let database = 0;
-for (const [pid, before] of databaseBefore) database += Math.max(0, cpuOf(pid) - before);
+// Backends started during the run (a server's pool connects as it needs) count from their start.
+for (const pid of new Set([...databaseBefore.keys(), ...postgresPids()])) database += Math.max(0, cpuOf(pid) - (databaseBefore.get(pid) ?? 0));
 const walAfter = await walOf();
 if (options['wal-detail']) {
   // Which kinds of WAL a record wrote (pg_walinspect, PostgreSQL 15: `create extension pg_walinspect` in the dataset's database).

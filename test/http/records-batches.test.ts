@@ -156,6 +156,36 @@ describe('bulk writes', () => {
     });
   });
 
+    it('keeps every value exactly, however its text is written, through the create, search, a delete and the restore', async () => {
+      // PostgreSQL sends a batch's columns as array literals (postgres-arrays.ts): quotes,
+      // backslashes, braces, commas, the word NULL and empty strings are the literal's own syntax.
+      const hostile = ['NULL', 'null', '"quoted"', 'back\\slash', '\\"', '{a,b}', 'a,b', '', '  ', "it's", 'line\nbreak\ttab', 'ünïcödé 🎉', 'NaN', '()', '[1,2]', '{"json": true}'];
+      const tableId = await newTable('Hostile text', [{ id: 'marks', name: 'Marks', type: 'select', multiple: true, options: [{ value: 'say "hi"' }, { value: 'a\\b' }, { value: '{x}' }, { value: 'NULL' }] }]);
+      const data = hostile.map((name, n) => ({
+        name,
+        amount: [-0.5, 1e-7, 123456789.125, 0][n % 4],
+        done: [true, false, null][n % 3],
+        tags: n % 2 === 0 ? ['red'] : [],
+        marks: [['say "hi"', 'a\\b'], ['{x}'], ['NULL'], []][n % 4],
+        company: n % 5 === 0 ? targetIds[2] : null,
+      }));
+      const response = await batch(tableId, 'create', { records: data.map((d) => ({ data: d })) });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      const created = response.body as Array<{ id: number; data: Record<string, unknown> }>;
+      for (const [n, record] of created.entries()) {
+        expect(record.data).toMatchObject({ ...data[n], name: data[n].name === '' ? null : data[n].name, done: data[n].done === true, company: data[n].company ? { id: targetIds[2], title: 'Initech' } : null });
+        expect(await getRecord(tableId, record.id)).toEqual(record);
+      }
+      expect(await search(tableId, '"quoted"')).toEqual([created[2].id]);
+      expect(await search(tableId, 'back\\slash')).toEqual([created[3].id]);
+      expect(await search(tableId, '{a,b}')).toEqual([created[5].id]);
+      const all = created.map((record) => record.id);
+      expect((await post(`/api/table/${tableId}/records/delete_batch`, { record_ids: all })).status).toBe(200);
+      expect((await post(`/api/table/${tableId}/records/restore`, { ids: all })).body).toEqual({ restored: all, not_found: [] });
+      for (const record of created) expect(await getRecord(tableId, record.id)).toEqual(record);
+      expect(await search(tableId, 'ünïcödé')).toEqual([created[11].id]);
+    });
+
   describe('the body of every batch call', () => {
     let tableId: number;
     let existing: number;

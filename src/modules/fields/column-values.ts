@@ -9,6 +9,11 @@ import { getFieldType } from './registry.js';
  * when it has them (checkbox on SQLite), else is its own column value.
  */
 
+/** The SQL type of a field's column: multi-valued fields are JSON whatever their type. */
+export function columnTypeOf(field: Pick<Field, 'type' | 'multiple'>, dialect: Dialect): string {
+  return field.multiple ? dialect.jsonType : getFieldType(field.type).columnType(dialect);
+}
+
 /** Stored value → statement parameter. */
 export function toColumnValue(field: Field, stored: unknown, dialect: Dialect): unknown {
   if (stored === null || stored === undefined) return null;

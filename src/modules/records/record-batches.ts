@@ -1,5 +1,4 @@
 import type { Database } from '../../db/database.js';
-import { insertStatementSizes } from '../../db/prepared-query.js';
 import { ConflictError, ErrorCode, ValidationError } from '../../shared/errors.js';
 import { invalidParameters } from '../../shared/body-checks.js';
 import { isStorableId } from '../../shared/ids.js';
@@ -10,7 +9,7 @@ import { fieldColumnName, recordTableName } from '../fields/physical-names.js';
 import type { Attempt } from './record-attempt.js';
 import { runCleanups, type Cleanups } from './record-lifecycle.js';
 import { presentRecords, type RecordObject } from './record-reader.js';
-import { assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, checkRequiredFields, completeUpdate, newRecordColumns, planUpdate, toColumns, writtenRow } from './record-writer.js';
+import { assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, checkRequiredFields, completeUpdate, newRecordColumns, planUpdate, recordColumnTypes, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
 import { recordSearchOf } from './search/index.js';
 import type { WriteUnit } from '../changes/write-unit.js';
@@ -74,19 +73,11 @@ export function createRecordBatches(deps: BatchDeps) {
     else await work();
   }
 
-  /** Columns of a new record: the table's fields and four system columns. */
-  const columnCountOf = (attempt: Attempt) => attempt.table.fields.length + 4;
-
-  /** New records in multi-row statements (insertStatementSizes); their ids in order. */
+  /** New records with their search text; their ids in order. */
   async function insertAll(executor: Database['db'], attempt: Attempt, writes: readonly Write[], timestamp: string): Promise<number[]> {
     const { table, actor } = attempt;
     const rows = writes.map((write) => newRecordColumns(write.values, table.fields, actor, timestamp, dialect));
-    const ids: number[] = [];
-    let start = 0;
-    for (const size of insertStatementSizes(rows.length, columnCountOf(attempt))) {
-      ids.push(...(await records.insertRecordRows(executor, table.id, rows.slice(start, start + size))));
-      start += size;
-    }
+    const ids = await records.insertRecordRows(executor, table.id, rows, recordColumnTypes(table, dialect));
     await search.insertText(executor, recordTableName(table.id), ids.map((id, n) => ({ id, text: buildSearchText(writes[n].values) })));
     return ids;
   }

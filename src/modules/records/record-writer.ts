@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Dialect } from '../../db/dialect.js';
 import { checkObjectBody, invalidParameters } from '../../shared/body-checks.js';
-import { fromColumnValue, toColumnValue } from '../fields/column-values.js';
+import { columnTypeOf, fromColumnValue, toColumnValue } from '../fields/column-values.js';
 import { ErrorCode, ForbiddenError, ValidationError } from '../../shared/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
@@ -124,6 +124,23 @@ export function newRecordColumns(values: ReadonlyMap<Field, unknown>, fields: re
   columns.updated_at = timestamp;
   columns.created_by = actor.userId;
   return columns;
+}
+
+/**
+ * PostgreSQL: the SQL type of every column a record insert may write (the system columns as
+ * createRecordTable makes them), for insertRecordRows to send each column as one array; null on
+ * SQLite, whose inserts go as rows of values.
+ */
+export function recordColumnTypes(table: Pick<RecordTable, 'fields'>, dialect: Dialect): ReadonlyMap<string, string> | null {
+  if (dialect.name !== 'postgres') return null;
+  const types = new Map([
+    ['id', 'integer'],
+    ['created_at', 'text'],
+    ['updated_at', 'text'],
+    ['created_by', 'integer'],
+  ]);
+  for (const field of table.fields) types.set(fieldColumnName(field.id), columnTypeOf(field, dialect));
+  return types;
 }
 
 /** A record just created, as a read would find it: presented without reading it back. */

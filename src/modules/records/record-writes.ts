@@ -12,7 +12,7 @@ import { afterCommit, prepareValuesIo, runCleanups } from './record-lifecycle.js
 import { presentRecords, type RecordObject } from './record-reader.js';
 import { recordNotFound, type RecordReads, type RowsRead } from './record-reads.js';
 import type { RecordTable } from './record-table.js';
-import { assertCanEditField, assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, toColumns, writtenRow } from './record-writer.js';
+import { assertCanEditField, assertCanWriteRecords, buildSearchText, changesNothing, checkDataBody, completeUpdate, newRecordColumns, planUpdate, prepareValues, recordColumnTypes, toColumns, writtenRow } from './record-writer.js';
 import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
 import { changeActorOf, payloadOf } from '../changes/change.js';
@@ -271,7 +271,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
           return deps.unit.run(scopeOf(attempt), async (trx, changes) => {
             const taken = await trash.removeTrashRows(trx, tableId, unique.filter(isStorableId));
             if (taken.length !== trashed.length || taken.some((row) => !trashed.some((t) => t.record_id === row.record_id && t.row_json === row.row_json))) throw new ChangedMeanwhile();
-            await records.insertRecordRows(trx, tableId, rows.map((r) => r.columns));
+            await records.insertRecordRows(trx, tableId, rows.map((r) => r.columns), recordColumnTypes(table, dialect));
             await search.insertText(trx, recordTableName(tableId), rows.map((r) => ({ id: r.id, text: buildSearchText(r.values) })));
             changes.push(...draftsOf('record.restored', rows.map((r, n) => [r.id, null, data[n]])));
             return rows.map((r) => r.id);

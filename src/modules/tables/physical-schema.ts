@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import type { Field } from '../fields/field.js';
-import { getFieldType } from '../fields/registry.js';
+import { columnTypeOf } from '../fields/column-values.js';
 import { fieldColumnName, fieldIndexName, recordTableName } from '../fields/physical-names.js';
 import { createSearchIndexAndCounters, dropSearchIndex } from '../records/search-and-counters.service.js';
 
@@ -11,7 +11,7 @@ import { createSearchIndexAndCounters, dropSearchIndex } from '../records/search
  */
 
 function columnType(dialect: Dialect, field: Pick<Field, 'type' | 'multiple'>) {
-  return sql.raw(field.multiple ? dialect.jsonType : getFieldType(field.type).columnType(dialect));
+  return sql.raw(columnTypeOf(field, dialect));
 }
 
 export async function createRecordTable(db: Kysely<any>, dialect: Dialect, tableId: number, fields: readonly Field[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RecordSearch } from './record-search.js';
-import { insertSearchText, searchTextTable, writeSearchText } from './search-text-table.js';
+import { searchTextTable, searchTextWriters } from './search-text-table.js';
 
 const likeTerm = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -27,8 +27,7 @@ export const postgresRecordSearch: RecordSearch = {
   async dropIndex(db, table) {
     await sql`drop table if exists ${sql.table(searchTextTable(table))}`.execute(db);
   },
-  writeText: writeSearchText,
-  insertText: insertSearchText,
+  ...searchTextWriters('arrays'),
   /**
    * The matching ids come from the search table; a page of search results alone in id order
    * takes only its first ones (the planner walks the search table's key or its index, as it

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RecordSearch } from './record-search.js';
-import { insertSearchText, searchTextTable, writeSearchText } from './search-text-table.js';
+import { searchTextTable, searchTextWriters } from './search-text-table.js';
 
 /**
  * Every committed write adds a small FTS5 segment; with the default `automerge` of 4 the
@@ -104,8 +104,7 @@ export const sqliteRecordSearch: RecordSearch = {
     // Its triggers go with it.
     await sql`drop table if exists ${sql.table(searchTextTable(table))}`.execute(db);
   },
-  writeText: writeSearchText,
-  insertText: insertSearchText,
+  ...searchTextWriters('rows'),
   condition: searchCondition,
   textCondition,
 };
