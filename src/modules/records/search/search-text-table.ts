@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { arrayLiteral } from '../../../db/postgres-arrays.js';
-import { insertStatementSizes, prepareShapedQuery, rowsOfValues } from '../../../db/prepared-query.js';
+import { prepareShapedQuery } from '../../../db/prepared-query.js';
 import type { SearchText } from './record-search.js';
 
 /** The table beside record table `table` that holds its records' search text. */
@@ -27,41 +27,39 @@ function replacingIf<Builder extends { onConflict: (build: (conflict: any) => an
 }
 
 /**
- * SQLite: texts as rows of values, compiled once per table and row count (insertStatementSizes,
- * as record inserts are): building the statement through Kysely's builder for every write cost
- * a SQLite create about 8 % of its CPU (docs/performance.md, session 22).
+ * Any number of texts in one statement, prepared once per table:
+ *
+ * - SQLite: the rows as one JSON array of `[id, text]` pairs, read by `json_each`. Rows of
+ *   values in statements of up to 128 (insertStatementSizes) made a batch's thousand texts ten
+ *   statements, and SQLite opens a statement savepoint around each statement that writes to a
+ *   virtual table, at which FTS5 writes out what it holds as a new segment: ten segments a batch
+ *   instead of one, 2.5 times the insert's time (docs/performance.md, session 27).
+ * - PostgreSQL: the ids and the texts as two array parameters (postgres-arrays.ts) expanded by
+ *   `unnest` (records.repository insertRecordRows says why).
+ *
+ * `where true`: SQLite reads an `on conflict` after a bare `select … from` as a join's.
  */
-const textsAsRows = prepareShapedQuery(
-  (shape: TextShape & { rows: number }) => `${shape.table}:${shape.replacing}:${shape.rows}`,
-  (db: Kysely<any>, shape: TextShape & { rows: number }, ...values: unknown[]) => replacingIf(shape.replacing, db.insertInto(searchTextTable(shape.table)).values(rowsOfValues(textColumns, shape.rows, values))),
+const textsInOneStatement = prepareShapedQuery(
+  (shape: TextShape & { sending: TextSending }) => `${shape.table}:${shape.replacing}:${shape.sending}`,
+  (db: Kysely<any>, shape: TextShape & { sending: TextSending }, first: unknown, second: unknown) =>
+    replacingIf(
+      shape.replacing,
+      db
+        .insertInto(searchTextTable(shape.table))
+        .columns([...textColumns])
+        .expression(shape.sending === 'json' ? sql`select value ->> 0, value ->> 1 from json_each(${first}) where true` : sql`select * from unnest(${first}::integer[], ${second}::text[])`),
+    ),
 );
 
-/**
- * PostgreSQL: any number of texts in one statement, the ids and the texts two array parameters
- * (postgres-arrays.ts) expanded by `unnest`, prepared once per table (records.repository
- * insertRecordRows says why).
- */
-const textsAsArrays = prepareShapedQuery(
-  (shape: TextShape) => `${shape.table}:${shape.replacing}`,
-  (db: Kysely<any>, shape: TextShape, ids: unknown, texts: unknown) =>
-    replacingIf(shape.replacing, db.insertInto(searchTextTable(shape.table)).columns([...textColumns]).expression(sql`select * from unnest(${ids}::integer[], ${texts}::text[])`)),
-);
-
-/** How an engine's texts are sent: rows of values (SQLite) or one array a column (PostgreSQL). */
-export type TextSending = 'rows' | 'arrays';
+/** How an engine's texts are sent: one JSON parameter (SQLite) or one array a column (PostgreSQL). */
+export type TextSending = 'json' | 'arrays';
 
 async function writeTexts(db: Kysely<any>, sending: TextSending, shape: TextShape, rows: readonly SearchText[]): Promise<void> {
   const present = rows.filter((row): row is { id: number; text: string } => row.text !== null);
   if (present.length === 0) return;
-  if (sending === 'arrays') {
-    await textsAsArrays(db, shape, arrayLiteral(present.map((row) => row.id)), arrayLiteral(present.map((row) => row.text)));
-    return;
-  }
-  let offset = 0;
-  for (const size of insertStatementSizes(present.length, textColumns.length)) {
-    await textsAsRows(db, { ...shape, rows: size }, ...present.slice(offset, offset + size).flatMap((row) => [row.id, row.text]));
-    offset += size;
-  }
+  const statement = { ...shape, sending };
+  if (sending === 'json') await textsInOneStatement(db, statement, JSON.stringify(present.map((row) => [row.id, row.text])), null);
+  else await textsInOneStatement(db, statement, arrayLiteral(present.map((row) => row.id)), arrayLiteral(present.map((row) => row.text)));
 }
 
 /** An engine's two ways of writing search text (RecordSearch's writeText and insertText). */

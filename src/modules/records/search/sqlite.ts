@@ -104,7 +104,7 @@ export const sqliteRecordSearch: RecordSearch = {
     // Its triggers go with it.
     await sql`drop table if exists ${sql.table(searchTextTable(table))}`.execute(db);
   },
-  ...searchTextWriters('rows'),
+  ...searchTextWriters('json'),
   condition: searchCondition,
   textCondition,
 };
