@@ -109,8 +109,8 @@ const insertRowsFromArrays = prepareShapedQuery(
  * New records; answers their ids in the order of `rows`, which all have the same columns (a
  * column left undefined is not written: its default applies). `columnTypes` (PostgreSQL, every
  * column's SQL type: recordColumnTypes) sends them as one statement of arrays; without it
- * (SQLite) they go in statements of rows of values (insertStatementSizes), under SQLite's bound
- * on parameters. The ids of one statement are drawn in row order (a serial column on
+ * (SQLite, and a single record on either engine) they go in statements of rows of values
+ * (insertStatementSizes), under SQLite's bound on parameters. The ids of one statement are drawn in row order (a serial column on
  * PostgreSQL, the next rowid on SQLite), while neither engine promises the order in which
  * RETURNING hands them back: sorted, they are the rows' ids in order.
  */
