@@ -17,6 +17,7 @@ import { createThumbnailsService } from './modules/files/thumbnails.service.js';
 import { createCommentsService } from './modules/comments/comments.service.js';
 import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { createRecordsService, type RecordsDeletedListener } from './modules/records/records.service.js';
+import { recordSearchOf } from './modules/records/search/index.js';
 import { createWriteUnit } from './modules/changes/write-unit.js';
 import { createChangesService } from './modules/changes/changes.service.js';
 import { createChangeFeed, type FeedSettings } from './modules/changes/change-feed.js';
@@ -77,7 +78,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   // Deleted records take their comments along: the comments service, made after records, listens.
   const recordsDeleted: { listener?: RecordsDeletedListener } = {};
   const userName = async (userId: number) => (await users.findUser(userId))?.name;
-  const unit = createWriteUnit({ ...base, userName, log: options.log });
+  const unit = createWriteUnit({ ...base, userName, groupDeferral: recordSearchOf(database.dialect.name).groupDeferral, log: options.log });
   const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), unit, userName, trashDays: config.trashDays, recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
   const changes = createChangesService({ database, clock, tables: records, changesDays: config.changesDays, settleQueued: unit.settleQueued });
   // Opens nothing until the first stream (a command never streams); the send timeout bounds a stream's drain as it bounds any answer's.

@@ -58,7 +58,7 @@ describe(`writes sharing a commit (${testEngine})`, () => {
   const labels = async () => (await sql<{ label: string }>`select label from group_rows order by id`.execute(db)).rows.map((row) => row.label);
 
   it('commits writes asked for together once, each answered only after that commit', async () => {
-    const inGroup = createGroupCommit(opened.db, unhurried);
+    const inGroup = createGroupCommit(opened.db, { bounds: unhurried });
     const seenInside: number[] = [];
     const seenOutside: number[] = [];
     const writes = Array.from({ length: 20 }, (_, n) =>
@@ -78,7 +78,7 @@ describe(`writes sharing a commit (${testEngine})`, () => {
   });
 
   it('starts a new group past its number of writes', async () => {
-    const inGroup = createGroupCommit(opened.db, { maxWrites: 5, maxMs: 60_000 });
+    const inGroup = createGroupCommit(opened.db, { bounds: { maxWrites: 5, maxMs: 60_000 } });
     const seenOutside: number[] = [];
     await Promise.all(
       Array.from({ length: 12 }, (_, n) =>

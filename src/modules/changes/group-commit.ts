@@ -6,6 +6,15 @@ type Db = Database['db'];
 /** At most this many writes share one commit, and none joins a group that has run this long. */
 const groupBounds = { maxWrites: 64, maxMs: 20 };
 
+/**
+ * Work a group's writes put off until the group's end, done once for all of them just before the
+ * commit (records/search/deferred-texts.ts: the search texts). `open` is called as the group's
+ * transaction begins; a write rolled back to its savepoint takes back what it put off.
+ */
+export interface GroupDeferral {
+  open(trx: Db): { mark(): number; rollbackTo(mark: number): void; flush(): Promise<void> };
+}
+
 interface Pending {
   work: (trx: Db) => Promise<unknown>;
   resolve: (value: unknown) => void;
@@ -32,7 +41,8 @@ interface Pending {
  * runs, up to `maxWrites` or `maxMs`; the next group starts right after its commit.
  * A write alone waits only that one turn.
  */
-export function createGroupCommit(db: Db, bounds = groupBounds) {
+export function createGroupCommit(db: Db, options: { deferral?: GroupDeferral; bounds?: typeof groupBounds } = {}) {
+  const { deferral, bounds = groupBounds } = options;
   const waiting: Pending[] = [];
   let scheduled = false;
 
@@ -44,8 +54,10 @@ export function createGroupCommit(db: Db, bounds = groupBounds) {
     try {
       await db.transaction().execute(async (trx) => {
         began = true;
+        const deferred = deferral?.open(trx);
         while (waiting.length > 0 && done.length < bounds.maxWrites && performance.now() - started < bounds.maxMs) {
           current = waiting.shift()!;
+          const mark = deferred?.mark() ?? 0;
           await sql`savepoint tabula_write`.execute(trx);
           let value: unknown;
           try {
@@ -54,6 +66,7 @@ export function createGroupCommit(db: Db, bounds = groupBounds) {
             // A failure to roll back leaves the transaction unusable: it fails the whole group below.
             await sql`rollback to tabula_write`.execute(trx);
             await sql`release tabula_write`.execute(trx);
+            deferred?.rollbackTo(mark);
             current.reject(error);
             current = undefined;
             continue;
@@ -62,6 +75,8 @@ export function createGroupCommit(db: Db, bounds = groupBounds) {
           done.push({ pending: current, value });
           current = undefined;
         }
+        // A failure here fails the whole group, as a failed commit does.
+        await deferred?.flush();
       });
     } catch (error) {
       // Nothing of the group is stored. A transaction that could not even begin fails the writes

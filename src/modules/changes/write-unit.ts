@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
 import { createFreshRun } from '../../shared/fresh-runs.js';
-import { createGroupCommit } from './group-commit.js';
+import { createGroupCommit, type GroupDeferral } from './group-commit.js';
 import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, vacuumChangeQueue, type NewChangeRow } from './changes.repository.js';
 
 type Db = Database['db'];
@@ -33,12 +33,19 @@ const movedPerVacuum = 10_000;
  * log (changes/list, history) first has the queue emptied into it (`settleQueued`), so a write
  * acknowledged before a read is in that read.
  */
-export function createWriteUnit(deps: { database: Database; clock: Clock; userName(userId: number): Promise<string | undefined>; log?: (level: 'info' | 'warn', message: string) => void }) {
+export function createWriteUnit(deps: {
+  database: Database;
+  clock: Clock;
+  userName(userId: number): Promise<string | undefined>;
+  /** What writes that share a commit put off to its end (SQLite: the search texts). */
+  groupDeferral?: GroupDeferral;
+  log?: (level: 'info' | 'warn', message: string) => void;
+}) {
   const { db, dialect } = deps.database;
   const committedListeners = new Set<() => void>();
   // SQLite's one writer: writes that arrive together share a commit (group-commit.ts). PostgreSQL
   // commits concurrent transactions side by side (and groups its WAL flushes itself).
-  const inTransaction: <T>(work: (trx: Db) => Promise<T>) => Promise<T> = dialect.queuesChanges ? (work) => db.transaction().execute(work) : createGroupCommit(db);
+  const inTransaction: <T>(work: (trx: Db) => Promise<T>) => Promise<T> = dialect.queuesChanges ? (work) => db.transaction().execute(work) : createGroupCommit(db, { deferral: deps.groupDeferral });
 
   /** What every change of one write shares: where, when and who. */
   function commonOf(scope: WriteScope, who: ChangeActor): ChangeCommon {

@@ -1,4 +1,5 @@
 import type { Kysely, RawBuilder } from 'kysely';
+import type { GroupDeferral } from '../../changes/group-commit.js';
 
 /** A record's search text: the lower-cased text of its searchable fields (buildSearchText), null for none. */
 export interface SearchText {
@@ -24,6 +25,11 @@ export interface RecordSearch {
   writeText(db: Kysely<any>, table: string, rows: readonly SearchText[]): Promise<void>;
   /** `writeText` for records inserted by the caller's transaction, which have no text yet (create, restore). */
   insertText(db: Kysely<any>, table: string, rows: readonly SearchText[]): Promise<void>;
+  /**
+   * What the engine's writes of a group commit (SQLite) put off to the group's end: the texts
+   * written inside a group's transaction are written there, once (deferred-texts.ts).
+   */
+  groupDeferral?: GroupDeferral;
   /**
    * Every lower-cased term is a substring of the record's search text; uses the index where the
    * engine can. The statement's record table must be visible under its own name `table`.

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RecordSearch } from './record-search.js';
 import { searchTextTable, searchTextWriters } from './search-text-table.js';
+import { deferTextsToGroupEnd, deferredTextsOf } from './deferred-texts.js';
 
 /**
  * Every committed write adds a small FTS5 segment; with the default `automerge` of 4 the
@@ -76,6 +77,8 @@ function textCondition(table: string, terms: readonly string[]): RawBuilder<bool
   return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${trigrams.join(' AND ')}) and ${holdsEveryTermOf(terms)})`;
 }
 
+const writeNow = searchTextWriters('json');
+
 /**
  * The search text table, and an FTS5 trigram table over it (external content: the text is
  * stored once, in the search table) kept in step by triggers on it; a trigger on the record
@@ -104,7 +107,18 @@ export const sqliteRecordSearch: RecordSearch = {
     // Its triggers go with it.
     await sql`drop table if exists ${sql.table(searchTextTable(table))}`.execute(db);
   },
-  ...searchTextWriters('json'),
+  // Inside a group commit's transaction the texts wait for the group's end (deferred-texts.ts).
+  async writeText(db, table, rows) {
+    const deferred = deferredTextsOf(db);
+    if (deferred) deferred.push({ table, rows });
+    else await writeNow.writeText(db, table, rows);
+  },
+  async insertText(db, table, rows) {
+    const deferred = deferredTextsOf(db);
+    if (deferred) deferred.push({ table, rows });
+    else await writeNow.insertText(db, table, rows);
+  },
+  groupDeferral: deferTextsToGroupEnd,
   condition: searchCondition,
   textCondition,
 };
