@@ -8,3 +8,14 @@ import type { Field } from './field.js';
 export const recordTableName = (tableId: number) => `rec_${tableId}`;
 export const fieldColumnName = (fieldId: number) => `f_${fieldId}`;
 export const fieldIndexName = (field: Pick<Field, 'tableId' | 'id'>) => `rec_${field.tableId}_f_${field.id}_idx`;
+
+/**
+ * The columns every record table has beside `id` (the dialect's identity column, an integer) and
+ * its fields': made by createRecordTable (tables/physical-schema.ts), typed for bulk inserts by
+ * recordColumnTypes (records/record-writer.ts).
+ */
+export const recordSystemColumns = [
+  { name: 'created_at', type: 'text', notNull: true },
+  { name: 'updated_at', type: 'text', notNull: true },
+  { name: 'created_by', type: 'integer', notNull: false },
+] as const;

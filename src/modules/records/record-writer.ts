@@ -6,7 +6,7 @@ import { ErrorCode, ForbiddenError, ValidationError } from '../../shared/errors.
 import type { Actor } from '../auth/actor.js';
 import type { Field } from '../fields/field.js';
 import type { FieldHooks } from '../fields/lifecycle.js';
-import { fieldColumnName } from '../fields/physical-names.js';
+import { fieldColumnName, recordSystemColumns } from '../fields/physical-names.js';
 import { getFieldType } from '../fields/registry.js';
 import type { WriteContext } from '../fields/value-context.js';
 import { isEmptyInput } from '../fields/value-helpers.js';
@@ -133,12 +133,7 @@ export function newRecordColumns(values: ReadonlyMap<Field, unknown>, fields: re
  */
 export function recordColumnTypes(table: Pick<RecordTable, 'fields'>, dialect: Dialect): ReadonlyMap<string, string> | null {
   if (dialect.name !== 'postgres') return null;
-  const types = new Map([
-    ['id', 'integer'],
-    ['created_at', 'text'],
-    ['updated_at', 'text'],
-    ['created_by', 'integer'],
-  ]);
+  const types = new Map<string, string>([['id', 'integer'], ...recordSystemColumns.map((column) => [column.name, column.type] as const)]);
   for (const field of table.fields) types.set(fieldColumnName(field.id), columnTypeOf(field, dialect));
   return types;
 }

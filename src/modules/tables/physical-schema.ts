@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
 import type { Field } from '../fields/field.js';
 import { columnTypeOf } from '../fields/column-values.js';
-import { fieldColumnName, fieldIndexName, recordTableName } from '../fields/physical-names.js';
+import { fieldColumnName, fieldIndexName, recordSystemColumns, recordTableName } from '../fields/physical-names.js';
 import { createSearchIndexAndCounters, dropSearchIndex } from '../records/search-and-counters.service.js';
 
 /**
@@ -15,12 +15,9 @@ function columnType(dialect: Dialect, field: Pick<Field, 'type' | 'multiple'>) {
 }
 
 export async function createRecordTable(db: Kysely<any>, dialect: Dialect, tableId: number, fields: readonly Field[]): Promise<void> {
-  let builder = dialect
-    .addIdColumn(db.schema.createTable(recordTableName(tableId)))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    // The search text lives beside the record (records/search/record-search.ts).
-    .addColumn('created_by', 'integer');
+  // The search text lives beside the record (records/search/record-search.ts).
+  let builder = dialect.addIdColumn(db.schema.createTable(recordTableName(tableId)));
+  for (const column of recordSystemColumns) builder = builder.addColumn(column.name, column.type, (c) => (column.notNull ? c.notNull() : c));
   for (const field of fields) builder = builder.addColumn(fieldColumnName(field.id), columnType(dialect, field));
   await builder.execute();
   await createSearchIndexAndCounters(db, dialect.name, tableId);
