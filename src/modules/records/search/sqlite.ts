@@ -79,6 +79,15 @@ function textCondition(table: string, terms: readonly string[]): RawBuilder<bool
 
 const writeNow = searchTextWriters('json');
 
+/** A text writer that puts the texts on the list of the group whose transaction `db` is, or writes them now. */
+function deferredOrNow(write: RecordSearch['writeText']): RecordSearch['writeText'] {
+  return async (db, table, rows) => {
+    const deferred = deferredTextsOf(db);
+    if (deferred) deferred.push({ table, rows });
+    else await write(db, table, rows);
+  };
+}
+
 /**
  * The search text table, and an FTS5 trigram table over it (external content: the text is
  * stored once, in the search table) kept in step by triggers on it; a trigger on the record
@@ -108,16 +117,8 @@ export const sqliteRecordSearch: RecordSearch = {
     await sql`drop table if exists ${sql.table(searchTextTable(table))}`.execute(db);
   },
   // Inside a group commit's transaction the texts wait for the group's end (deferred-texts.ts).
-  async writeText(db, table, rows) {
-    const deferred = deferredTextsOf(db);
-    if (deferred) deferred.push({ table, rows });
-    else await writeNow.writeText(db, table, rows);
-  },
-  async insertText(db, table, rows) {
-    const deferred = deferredTextsOf(db);
-    if (deferred) deferred.push({ table, rows });
-    else await writeNow.insertText(db, table, rows);
-  },
+  writeText: deferredOrNow(writeNow.writeText),
+  insertText: deferredOrNow(writeNow.insertText),
   groupDeferral: deferTextsToGroupEnd,
   condition: searchCondition,
   textCondition,
