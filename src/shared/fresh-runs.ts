@@ -4,23 +4,27 @@ interface RunState<T> {
 }
 
 /**
- * Calls of `run` for one key that overlap share one run, but never a run that began before the
- * call: a call made while a run is under way waits for the next one, which begins when that one
- * ends and serves every call made meanwhile. So every answer comes from a run begun after its
- * caller asked (a read sees every write acknowledged before the call), and per key at most one
- * run is under way however many ask: a hundred concurrent asks cost two runs, not a hundred.
+ * Calls for one key that overlap share one run, but never a run that began before the call: a
+ * call made while a run is under way waits for the next one, which begins when that one ends
+ * and serves every call made meanwhile. So every answer comes from a run begun after its caller
+ * asked (a read sees every write acknowledged before the call), and per key at most one run is
+ * under way however many ask: a hundred concurrent asks cost two runs, not a hundred.
+ *
+ * Each call brings its run; the calls of one key must bring runs that answer alike (the next
+ * run is the last caller's). Most callers want one run for every key: createFreshRuns.
  */
-export function createFreshRuns<K, T>(run: (key: K) => Promise<T>): (key: K) => Promise<T> {
-  const states = new Map<K, RunState<T>>();
-  const ask = (key: K): Promise<T> => {
+export function createSharedRuns<K, T>(): (key: K, run: () => Promise<T>) => Promise<T> {
+  const states = new Map<K, RunState<T> & { next: () => Promise<T> }>();
+  const ask = (key: K, run: () => Promise<T>): Promise<T> => {
     let state = states.get(key);
     if (!state) {
-      state = { running: null, following: null };
+      state = { running: null, following: null, next: run };
       states.set(key, state);
     }
     const current = state;
+    current.next = run;
     if (!current.running) {
-      current.running = run(key).finally(() => {
+      current.running = run().finally(() => {
         current.running = null;
         if (!current.following) states.delete(key);
       });
@@ -30,11 +34,17 @@ export function createFreshRuns<K, T>(run: (key: K) => Promise<T>): (key: K) => 
       .catch(() => undefined)
       .then(() => {
         current.following = null;
-        return ask(key);
+        return ask(key, current.next);
       });
     return current.following;
   };
   return ask;
+}
+
+/** The same, with one run for every key. */
+export function createFreshRuns<K, T>(run: (key: K) => Promise<T>): (key: K) => Promise<T> {
+  const runs = createSharedRuns<K, T>();
+  return (key) => runs(key, () => run(key));
 }
 
 /** The same for a run without a key. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Actor } from '../../src/modules/auth/actor.js';
 import { type TestContext, useSecondApp, useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
@@ -359,6 +359,25 @@ describe('records count cache', () => {
       expect((await post(`/api/table/${tableId}/records/count`, open)).status).toBe(400);
       await expectCount(tableId, { where: { phase: 'Open' } }, 1, 253, ctx);
     });
+  });
+
+  it('the same count asked by many at once is read once: the others share its reading or the cache it filled', async () => {
+    const tableId = await newTable('Crowd');
+    for (let i = 0; i < 30; i += 1) await create(tableId, { name: `r${i}`, status: statusOptions[i % 3].value, size: i });
+    const observed = vi.spyOn(ctx.container.services.automaticIndexes.observer, 'observe');
+    try {
+      // Each reading of a count not cached tells the automatic indexes its shape: one per reading.
+      const answers = await Promise.all(Array.from({ length: 20 }, () => countVia(ctx, tableId, { where: { size: ['>=', 5] } })));
+      expect(answers.map((answer) => answer.count)).toEqual(Array(20).fill(25));
+      expect(observed.mock.calls.filter(([table]) => table === tableId).length).toBeLessThanOrEqual(2);
+      // After a write the cache cannot follow (no change logged), again one reading for the crowd, exact.
+      await sql`update ${sql.table(`rec_${tableId}`)} set updated_at = '2024-01-02 00:00:00' where id = (select min(id) from ${sql.table(`rec_${tableId}`)})`.execute(ctx.container.database.db);
+      await update(tableId, (await create(tableId, { name: 'late', size: 1 })), { size: 99 });
+      const after = await Promise.all(Array.from({ length: 20 }, () => countVia(ctx, tableId, { where: { size: ['>=', 5] } })));
+      expect(after.map((answer) => answer.count)).toEqual(Array(20).fill(26));
+    } finally {
+      observed.mockRestore();
+    }
   });
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFreshRun, createFreshRuns } from '../../src/shared/fresh-runs.js';
+import { createFreshRun, createFreshRuns, createSharedRuns } from '../../src/shared/fresh-runs.js';
 
 /** A run whose every start is recorded and whose end the test decides. */
 function controlledRuns() {
@@ -81,5 +81,19 @@ describe('createFreshRun', () => {
     expect(await a).toBe(1);
     expect(await b).toBe(2);
     expect(await ask()).toBe(3);
+  });
+});
+
+describe('createSharedRuns', () => {
+  it('runs the run each call brings; the calls that wait share the last one brought', async () => {
+    const ask = createSharedRuns<string, string>();
+    let release!: () => void;
+    const first = ask('t', () => new Promise((resolve) => (release = () => resolve('first'))));
+    const second = ask('t', async () => 'second');
+    const third = ask('t', async () => 'third');
+    release();
+    expect(await first).toBe('first');
+    expect([await second, await third]).toEqual(['third', 'third']);
+    expect(await ask('t', async () => 'alone')).toBe('alone');
   });
 });

@@ -13,7 +13,7 @@ import type { Attempt } from './record-attempt.js';
 import type { AttemptRunner } from './record-attempts.js';
 import { selectFields, type RecordObject } from './record-reader.js';
 import { invalidField, type RecordReads } from './record-reads.js';
-import { createFreshRuns } from '../../shared/fresh-runs.js';
+import { createFreshRuns, createSharedRuns } from '../../shared/fresh-runs.js';
 import { createCountCache } from './count-cache.js';
 import { readChangeWindow, readMatchingIds } from './count-window.repository.js';
 import type { WriteUnit } from '../changes/write-unit.js';
@@ -22,6 +22,17 @@ import * as records from './records.repository.js';
 import * as recordQueries from './record-query.repository.js';
 import { countIds, idPages, type ExportFormat, type RecordExport } from './record-export.js';
 import { formulaModes, type FormulaMode } from './csv-formulas.js';
+
+/** A filtered count as countRecords compiled it: `key` names the count in the cache. */
+interface CountQuery {
+  tableId: number;
+  key: string;
+  where: RawBuilder<boolean>;
+  /** What is counted: the record table, or the search table for a search alone. */
+  counted: { table: string; where: RawBuilder<boolean> | null };
+  shape: QueryShape | null;
+  bounds: recordQueries.QueryBounds;
+}
 
 /** Record queries: query, count, ids and export, and the check of a saved view's query. */
 export function createRecordQueries(deps: {
@@ -43,6 +54,7 @@ export function createRecordQueries(deps: {
   // (each still sees every write acknowledged before it asked: fresh-runs.ts). Under load this
   // is most of a cached count's cost on PostgreSQL, a round trip to the database each.
   const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId));
+  const countsByKey = createSharedRuns<string, { count: number; rows: number }>();
   const maxResponseSize = deps.maxResponseSize;
 
   /** A record query runs in its caller's share of the query slots, within the time budget. */
@@ -94,6 +106,43 @@ export function createRecordQueries(deps: {
     if (shape) deps.queryShapes?.observe(tableId, shape);
   }
 
+  /**
+   * A filtered count the cache could not answer as it was: read with the table's counters as
+   * they are now (another caller's reading may have filled the cache meanwhile), then only the
+   * records the log names since the cached count, the records created since, or the whole
+   * filter afresh.
+   */
+  async function countThroughCache(query: CountQuery): Promise<{ count: number; rows: number }> {
+    const { tableId, key, where, counted: source, shape, bounds } = query;
+    const counters = await readCounters(tableId);
+    const cached = countCache.get(key, counters);
+    let count = cached && cached.since === undefined && cached.window === undefined ? cached.count : undefined;
+    const follows = source.table === recordTableName(tableId);
+    // PostgreSQL: queued changes into the log first, so that the log accounts for every write (count-cache.ts).
+    if (count === undefined && follows) await deps.unit?.settleQueued();
+    let windowFailed = false;
+    if (cached?.window !== undefined) {
+      // Only the records the log names since the cached count are read again.
+      count = countCache.advance(key, cached.window, await readChangeWindow(db, tableId, where, cached.window, bounds));
+      windowFailed = count === undefined;
+    }
+    // Reading every matching id costs more than counting them: after a window the log could
+    // not account for (writes outside the API), a plain count first, the ids the time after.
+    if (count === undefined && follows && cached?.since === undefined && !windowFailed) {
+      // The matching ids, so that later counts follow the table's writes without counting again.
+      const matching = await readMatchingIds(db, tableId, where, bounds);
+      count = countCache.follow(key, matching.position, matching.ids);
+      if (cached === undefined) observe(tableId, shape);
+    } else if (count === undefined) {
+      // Only the records created since the cached count, or the whole filter afresh.
+      const counted = await recordQueries.countRecords(db, tableId, source, bounds, cached?.since);
+      count = (cached?.since === undefined ? 0 : cached.count) + counted.count;
+      countCache.set(key, counters, count, counted.maxId);
+      if (cached === undefined) observe(tableId, shape);
+    }
+    return { count, rows: counters.rows };
+  }
+
   async function parse(attempt: Attempt, body: unknown, mode: QueryMode) {
     const query = parseQueryBody(body, mode);
     return { query, ...(await compileQuery(attempt, query)) };
@@ -138,39 +187,18 @@ export function createRecordQueries(deps: {
      */
     countRecords(actor: Actor, tableId: number, body: unknown) {
       return throughView(body, () => onTable(actor, tableId, async (attempt) => {
-        const { where, counted: source, shape, cheapPerRow } = await parse(attempt, body, 'count');
+        const { where, counted, shape, cheapPerRow } = await parse(attempt, body, 'count');
         const counters = await readCounters(tableId);
         attempt.reads.confirm(counters.metadataVersion);
         if (!where) return { count: counters.rows, total: counters.rows, total_approx: false, restricted: false };
         const compiled = where.compile(db);
         const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
         const cached = countCache.get(key, counters);
-        const bounds = boundsOf(attempt.actor, cheapPerRow);
-        let count = cached && cached.since === undefined && cached.window === undefined ? cached.count : undefined;
-        const follows = source.table === recordTableName(tableId);
-        // PostgreSQL: queued changes into the log first, so that the log accounts for every write (count-cache.ts).
-        if (count === undefined && follows) await deps.unit?.settleQueued();
-        let windowFailed = false;
-        if (cached?.window !== undefined) {
-          // Only the records the log names since the cached count are read again.
-          count = countCache.advance(key, cached.window, await readChangeWindow(db, tableId, where, cached.window, bounds));
-          windowFailed = count === undefined;
-        }
-        // Reading every matching id costs more than counting them: after a window the log could
-        // not account for (writes outside the API), a plain count first, the ids the time after.
-        if (count === undefined && follows && cached?.since === undefined && !windowFailed) {
-          // The matching ids, so that later counts follow the table's writes without counting again.
-          const matching = await readMatchingIds(db, tableId, where, bounds);
-          count = countCache.follow(key, matching.position, matching.ids);
-          if (cached === undefined) observe(tableId, shape);
-        } else if (count === undefined) {
-          // Only the records created since the cached count, or the whole filter afresh.
-          const counted = await recordQueries.countRecords(db, tableId, source, bounds, cached?.since);
-          count = (cached?.since === undefined ? 0 : cached.count) + counted.count;
-          countCache.set(key, counters, count, counted.maxId);
-          if (cached === undefined) observe(tableId, shape);
-        }
-        return { count, total: counters.rows, total_approx: false, restricted: true };
+        if (cached && cached.since === undefined && cached.window === undefined) return { count: cached.count, total: counters.rows, total_approx: false, restricted: true };
+        // The same count asked by many at once (dashboards after a write) is read once, not once each.
+        const query: CountQuery = { tableId, key, where, counted, shape, bounds: boundsOf(attempt.actor, cheapPerRow) };
+        const { count, rows } = await countsByKey(key, () => countThroughCache(query));
+        return { count, total: rows, total_approx: false, restricted: true };
       }));
     },
 
