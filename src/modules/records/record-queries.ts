@@ -195,9 +195,11 @@ export function createRecordQueries(deps: {
         const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
         const cached = countCache.get(key, counters);
         if (cached && cached.since === undefined && cached.window === undefined) return { count: cached.count, total: counters.rows, total_approx: false, restricted: true };
-        // The same count asked by many at once (dashboards after a write) is read once, not once each.
+        // The same count asked by one caller many times at once (a dashboard's viewers after a
+        // write) is read once, not once each. Per caller: a reading runs in its caller's share
+        // of the query slots, and another caller never waits behind that share.
         const query: CountQuery = { tableId, key, where, counted, shape, bounds: boundsOf(attempt.actor, cheapPerRow) };
-        const { count, rows } = await countsByKey(key, () => countThroughCache(query));
+        const { count, rows } = await countsByKey(`${query.bounds.caller.key} ${key}`, () => countThroughCache(query));
         return { count, total: rows, total_approx: false, restricted: true };
       }));
     },
