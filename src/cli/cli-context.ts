@@ -30,7 +30,8 @@ export async function withContainer<T>(data: string | undefined, work: (containe
   }
   // Loaded on use, so `--help` and usage errors answer without loading every service.
   const { createContainer } = await import('../container.js');
-  const container = await createContainer(config, { sqliteCacheKib: commandCacheKib });
+  // A command's writes are few or its own (an import): the writer checkpoints them, no worker started for it.
+  const container = await createContainer(config, { sqliteCacheKib: commandCacheKib, sqliteCheckpointEveryMs: 0 });
   try {
     return await work(container);
   } finally {

@@ -32,6 +32,8 @@ export interface QueryBounds {
   /** Longest a record query waits for its slot; unset: twice its time budget. */
   queryQueueTimeoutMs?: number;
   sqliteCacheKib: number;
+  /** 0: the writer checkpoints (DatabaseOptions.sqliteCheckpointEveryMs). */
+  sqliteCheckpointEveryMs: number;
 }
 
 /** The slots of the bounded reader (bounded-read.ts), as the bounds give them. */

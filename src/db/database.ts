@@ -17,12 +17,22 @@ export interface DatabaseOptions {
    * A server keeps the default; a command that reads a table through once passes less (cli-context.ts).
    */
   sqliteCacheKib?: number;
+  /**
+   * SQLite: how often a query worker copies the WAL back into the database file (a passive
+   * checkpoint), in ms, so that the writer's commits seldom do; 0 leaves checkpoints to the
+   * writer, as SQLite does by default. A server checkpoints in the background; a command,
+   * which starts no worker it does not need, passes 0 (cli-context.ts).
+   */
+  sqliteCheckpointEveryMs?: number;
 }
 
 /** Twice better-sqlite3's default: room for the interior B-tree pages of a million-record table. */
 const serverCacheKib = 32 * 1024;
 
-const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots(), sqliteCacheKib: serverCacheKib };
+/** Measured at a million records: shorter turns copied the same pages more often for no more writes (docs/performance.md, session 29). */
+const serverCheckpointEveryMs = 200;
+
+const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots(), sqliteCacheKib: serverCacheKib, sqliteCheckpointEveryMs: serverCheckpointEveryMs };
 
 /**
  * Opens the configured engine, loading only its driver: a SQLite process never loads pg, a

@@ -12,6 +12,9 @@ import { createSqliteReadWorkers } from './sqlite-read-workers.js';
 import type { DdlReply } from './sqlite-ddl-worker.js';
 import { startWorker } from './start-worker.js';
 
+/** WAL pages (4 KiB each) at which the writer checkpoints by itself when background checkpoints are on. */
+const backstopCheckpointPages = 8000;
+
 /** SQLite in `<dataDir>/tabula.db`: loaded by openDatabase only when there is no DATABASE_URL. */
 export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   // The database holds key hashes and sealed credentials: owner-only, like the secret file.
@@ -23,12 +26,15 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   configureSqliteConnection(connection);
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
+  // A query worker checkpoints in the background; the writer's own checkpoints, at a WAL eight
+  // times SQLite's default, are only the backstop for when that worker is held by a long query.
+  if (bounds.sqliteCheckpointEveryMs > 0) connection.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);
   const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, (source, parameters) => readerStatements(source).all(parameters));
   // Each query worker caches half as much: several hold the same pages, and the OS keeps the file's.
-  const workers = createSqliteReadWorkers(file, { ...querySlotsOf(bounds), cacheKib: Math.ceil(bounds.sqliteCacheKib / 2) });
+  const workers = createSqliteReadWorkers(file, { ...querySlotsOf(bounds), cacheKib: Math.ceil(bounds.sqliteCacheKib / 2), checkpointEveryMs: bounds.sqliteCheckpointEveryMs });
   registerBoundedReader(db, workers);
   return {
     db,

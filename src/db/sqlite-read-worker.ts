@@ -4,6 +4,27 @@ import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import { BudgetExceeded, configureSqliteConnection, createStatementCache, setStatementDeadline } from './sqlite-connection.js';
 
+/** What a query worker is started with: its file, page cache, and how often it checkpoints (0: never). */
+export interface ReadWorkerData {
+  file: string;
+  cacheKib: number;
+  checkpointEveryMs: number;
+}
+
+/**
+ * Copies the WAL's committed pages back into the database file: a passive checkpoint, which
+ * never waits for nor blocks the writer or a reader, here at this thread's lower priority
+ * instead of inside the writer's commits (docs/decisions.md, "Checkpoints off the writer's
+ * thread"). A query's `query_only` does not forbid it: it changes no data.
+ */
+function checkpoint(connection: SqliteDatabase.Database): void {
+  try {
+    connection.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // The file busy or gone: the next turn tries again, and the writer's own checkpoints are the backstop.
+  }
+}
+
 /** A statement to run: its SQL text, parameters and deadline (ms since the epoch). */
 export interface ReadRequest {
   id: number;
@@ -20,13 +41,14 @@ export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: {
  * lower CPU priority than the main thread (Linux), so cheap calls keep their core under load.
  */
 function serve(): void {
-  const { file, cacheKib } = workerData as { file: string; cacheKib: number };
+  const { file, cacheKib, checkpointEveryMs } = workerData as ReadWorkerData;
   const connection = new SqliteDatabase(file);
   configureSqliteConnection(connection);
   connection.pragma('query_only = ON');
   connection.pragma(`cache_size = -${cacheKib}`);
   const statements = createStatementCache(connection);
   lowerThreadPriority();
+  if (checkpointEveryMs > 0) setInterval(() => checkpoint(connection), checkpointEveryMs);
   parentPort!.on('message', (request: ReadRequest) => {
     setStatementDeadline(request.deadline);
     let reply: ReadReply;

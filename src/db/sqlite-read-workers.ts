@@ -4,7 +4,7 @@ import { QueryTimeoutError } from '../shared/errors.js';
 import { slotsOf, type BoundedReader, type QuerySlots } from './bounded-read.js';
 import { QueryGate, type QueryCaller } from './query-gate.js';
 import { startWorker } from './start-worker.js';
-import type { ReadReply, ReadRequest } from './sqlite-read-worker.js';
+import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-worker.js';
 
 
 /**
@@ -21,8 +21,8 @@ class ReadWorker {
   /** Terminated by us, past its deadline (not crashed). */
   stopped = false;
 
-  constructor(file: string, cacheKib: number, onExit: (worker: ReadWorker) => void) {
-    this.worker = startWorker('sqlite-read-worker', { file, cacheKib });
+  constructor(data: ReadWorkerData, onExit: (worker: ReadWorker) => void) {
+    this.worker = startWorker('sqlite-read-worker', data);
     this.worker.unref();
     this.worker.on('message', (reply: ReadReply) => {
       const pending = this.pending;
@@ -64,19 +64,38 @@ class ReadWorker {
  * `tabula_within_budget()` (Dialect.budgetGuard) and stops itself; one that does not is
  * terminated a little later, and its slot stays taken until its thread has really ended.
  */
-export function createSqliteReadWorkers(file: string, options: QuerySlots & { cacheKib: number }): BoundedReader {
+export function createSqliteReadWorkers(file: string, options: QuerySlots & { cacheKib: number; checkpointEveryMs: number }): BoundedReader {
   const gate = new QueryGate(options.share, slotsOf(options), options.queueTimeoutMs);
   const idle: ReadWorker[] = [];
   const all = new Set<ReadWorker>();
-  const forget = (worker: ReadWorker) => {
+  /** The worker that checkpoints the WAL in its idle time (one at a time), when checkpoints are on. */
+  let checkpointer: ReadWorker | null = null;
+  let closing = false;
+
+  function startReadWorker(): ReadWorker {
+    const checkpoints = options.checkpointEveryMs > 0 && checkpointer === null;
+    const worker = new ReadWorker({ file, cacheKib: options.cacheKib, checkpointEveryMs: checkpoints ? options.checkpointEveryMs : 0 }, forget);
+    if (checkpoints) checkpointer = worker;
+    all.add(worker);
+    return worker;
+  }
+
+  function forget(worker: ReadWorker): void {
     all.delete(worker);
     const index = idle.indexOf(worker);
     if (index >= 0) idle.splice(index, 1);
-  };
+    if (worker !== checkpointer) return;
+    // A checkpointer terminated past a query's deadline hands its turn to a new worker.
+    checkpointer = null;
+    if (!closing) idle.push(startReadWorker());
+  }
+
+  // The checkpointer starts with the database, before any query asks for a worker.
+  if (options.checkpointEveryMs > 0) idle.push(startReadWorker());
 
   async function execute(sql: string, parameters: readonly unknown[], deadline: number): Promise<unknown[]> {
     let worker = idle.pop();
-    if (!worker) all.add((worker = new ReadWorker(file, options.cacheKib, forget)));
+    worker ??= startReadWorker();
     const stuck = setTimeout(() => void worker.terminate(), Math.max(0, deadline - Date.now()) + terminateGraceMs);
     try {
       return await worker.run(sql, parameters, deadline);
@@ -95,6 +114,7 @@ export function createSqliteReadWorkers(file: string, options: QuerySlots & { ca
       return gate.run(caller, () => execute(query.sql, query.parameters, Date.now() + options.budgetMs)) as Promise<Row[]>;
     },
     async close() {
+      closing = true;
       await Promise.all([...all].map((worker) => worker.terminate()));
     },
   };

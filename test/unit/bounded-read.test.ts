@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import os from 'node:os';
-import { CompiledQuery } from 'kysely';
+import path from 'node:path';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultQuerySlots, runBoundedRead } from '../../src/db/bounded-read.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -42,6 +44,42 @@ describe('bounded record queries', () => {
     it('give the read connection 32 MiB of page cache and each query worker half, unless told less', async () => {
       expect(await cacheSizes({})).toEqual({ reader: -32 * 1024, worker: -16 * 1024 });
       expect(await cacheSizes({ sqliteCacheKib: 2048 })).toEqual({ reader: -2048, worker: -1024 });
+    });
+
+    /** Pages SQLite has in the database file itself (the WAL's not yet copied back are not counted). */
+    const filePages = () => Math.floor(fs.statSync(path.join(testDb.dataDir, 'tabula.db')).size / 4096);
+
+    /** Writes about 2,350 pages (9.6 MB) in one transaction: over SQLite's default checkpoint size, under the backstop. */
+    async function writePages(database: Database): Promise<void> {
+      await sql`create table if not exists scratch (body blob)`.execute(database.db);
+      await database.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 600; i += 1) await sql`insert into scratch (body) values (randomblob(16000))`.execute(trx);
+      });
+    }
+
+    it('a query worker copies the WAL back into the file in the background; the writer does not', async () => {
+      const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 300 });
+      try {
+        const before = filePages();
+        await writePages(database);
+        // The writer's commit left the pages in the WAL (the backstop, 8,000 pages, was not reached),
+        // and the worker's next turn, at most 300 ms away, copies them.
+        expect(filePages() - before).toBeLessThan(100);
+        await expect.poll(() => filePages() - before, { timeout: 5000, interval: 20 }).toBeGreaterThan(2300);
+      } finally {
+        await database.destroy();
+      }
+    });
+
+    it('without background checkpoints the writer checkpoints in its commit, as SQLite does by default', async () => {
+      const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 0 });
+      try {
+        const before = filePages();
+        await writePages(database);
+        expect(filePages() - before).toBeGreaterThan(2300);
+      } finally {
+        await database.destroy();
+      }
     });
   });
 
