@@ -600,6 +600,9 @@ async function measureCountAfterWrite(url: string, floorUrl: string, dataset: Aw
     bare.push(performance.now() - started);
   }
   const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))].toFixed(1);
+  // A p99 of 40 samples is their slowest: say which rounds were slow, so that one can be looked into.
+  const slow = tabula.flatMap((ms, round) => (ms > 20 ? [`round ${round}: ${ms.toFixed(1)} ms`] : []));
+  if (slow.length > 0) log(`  count-after-${write}: counts over 20 ms: ${slow.join(', ')}`);
   return `| count-after-${write} | | ${percentile(tabula, 0.5)} | ${percentile(tabula, 0.99)} | | ${percentile(bare, 0.5)} | ${percentile(bare, 0.99)} | | |`;
 }
 

@@ -1,6 +1,8 @@
 interface RunState<T> {
   running: Promise<T> | null;
   following: Promise<T> | null;
+  /** The run the following one will be: the last caller's. */
+  next: () => Promise<T>;
 }
 
 /**
@@ -14,7 +16,7 @@ interface RunState<T> {
  * run is the last caller's). Most callers want one run for every key: createFreshRuns.
  */
 export function createSharedRuns<K, T>(): (key: K, run: () => Promise<T>) => Promise<T> {
-  const states = new Map<K, RunState<T> & { next: () => Promise<T> }>();
+  const states = new Map<K, RunState<T>>();
   const ask = (key: K, run: () => Promise<T>): Promise<T> => {
     let state = states.get(key);
     if (!state) {
