@@ -71,6 +71,22 @@ describe('bounded record queries', () => {
       }
     });
 
+    it('a checkpointing worker terminated past a query deadline hands its turn to a new worker', async () => {
+      const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 50, queryTimeoutMs: 100 });
+      try {
+        // The only idle worker is the checkpointer; a statement that never asks for its budget
+        // (a few seconds of SQLite's own work) runs past the deadline and the grace after it
+        // there, and its thread is terminated once the statement returns.
+        const endless = CompiledQuery.raw('with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000000) select count(*) from c');
+        await expect(runBoundedRead(database.db, endless, { account: '1', key: 'key:1' })).rejects.toThrow(/time/i);
+        const before = filePages();
+        await writePages(database);
+        await expect.poll(() => filePages() - before, { timeout: 5000, interval: 20 }).toBeGreaterThan(2300);
+      } finally {
+        await database.destroy();
+      }
+    });
+
     it('without background checkpoints the writer checkpoints in its commit, as SQLite does by default', async () => {
       const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 0 });
       try {
