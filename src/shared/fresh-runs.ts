@@ -1,8 +1,19 @@
 interface RunState<T> {
   running: Promise<T> | null;
+  /** Whether the running run has begun its work: until it has, a new call may still share it. */
+  begun: boolean;
   following: Promise<T> | null;
   /** The run the following one will be: the last caller's. */
   next: () => Promise<T>;
+}
+
+export interface SharedRunOptions {
+  /**
+   * What a run waits for before it begins (the event loop's next turn, say). Every call made
+   * meanwhile shares it: the calls that arrive together are served by one run, still begun
+   * after each of them. Without it a run begins at once.
+   */
+  beginAfter?: () => Promise<void>;
 }
 
 /**
@@ -15,23 +26,32 @@ interface RunState<T> {
  * Each call brings its run; the calls of one key must bring runs that answer alike (the next
  * run is the last caller's). Most callers want one run for every key: createFreshRuns.
  */
-export function createSharedRuns<K, T>(): (key: K, run: () => Promise<T>) => Promise<T> {
+export function createSharedRuns<K, T>(options: SharedRunOptions = {}): (key: K, run: () => Promise<T>) => Promise<T> {
+  const { beginAfter } = options;
   const states = new Map<K, RunState<T>>();
   const ask = (key: K, run: () => Promise<T>): Promise<T> => {
     let state = states.get(key);
     if (!state) {
-      state = { running: null, following: null, next: run };
+      state = { running: null, begun: false, following: null, next: run };
       states.set(key, state);
     }
     const current = state;
     current.next = run;
     if (!current.running) {
-      current.running = run().finally(() => {
+      current.begun = !beginAfter;
+      const started = beginAfter
+        ? beginAfter().then(() => {
+            current.begun = true;
+            return current.next();
+          })
+        : run();
+      current.running = started.finally(() => {
         current.running = null;
         if (!current.following) states.delete(key);
       });
       return current.running;
     }
+    if (!current.begun) return current.running;
     current.following ??= current.running
       .catch(() => undefined)
       .then(() => {
@@ -44,8 +64,8 @@ export function createSharedRuns<K, T>(): (key: K, run: () => Promise<T>) => Pro
 }
 
 /** The same, with one run for every key. */
-export function createFreshRuns<K, T>(run: (key: K) => Promise<T>): (key: K) => Promise<T> {
-  const runs = createSharedRuns<K, T>();
+export function createFreshRuns<K, T>(run: (key: K) => Promise<T>, options?: SharedRunOptions): (key: K) => Promise<T> {
+  const runs = createSharedRuns<K, T>(options);
   return (key) => runs(key, () => run(key));
 }
 
@@ -53,4 +73,9 @@ export function createFreshRuns<K, T>(run: (key: K) => Promise<T>): (key: K) => 
 export function createFreshRun<T>(run: () => Promise<T>): () => Promise<T> {
   const runs = createFreshRuns<null, T>(run);
   return () => runs(null);
+}
+
+/** The event loop's next turn: after the I/O callbacks of this one (setImmediate). */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFreshRun, createFreshRuns, createSharedRuns } from '../../src/shared/fresh-runs.js';
+import { createFreshRun, createFreshRuns, createSharedRuns, nextTurn } from '../../src/shared/fresh-runs.js';
 
 /** A run whose every start is recorded and whose end the test decides. */
 function controlledRuns() {
@@ -95,5 +95,35 @@ describe('createSharedRuns', () => {
     expect(await first).toBe('first');
     expect([await second, await third]).toEqual(['third', 'third']);
     expect(await ask('t', async () => 'alone')).toBe('alone');
+  });
+});
+
+describe('beginAfter', () => {
+  it('serves every call made before the run began with that run, and a call made after it began with the next', async () => {
+    const { started, run } = controlledRuns();
+    let open!: () => void;
+    const gate = () => new Promise<void>((resolve) => (open = resolve));
+    const ask = createFreshRuns(run, { beginAfter: gate });
+    const together = [ask('t'), ask('t'), ask('t')];
+    await turn();
+    expect(started).toHaveLength(0); // not begun until the gate opens
+    open();
+    await turn();
+    expect(started).toHaveLength(1);
+    const after = ask('t'); // the run has begun: this call must not share it
+    started[0].finish(1);
+    expect(await Promise.all(together)).toEqual([1, 1, 1]);
+    open();
+    await turn();
+    expect(started).toHaveLength(2);
+    started[1].finish(2);
+    expect(await after).toBe(2);
+  });
+
+  it('with nextTurn, the calls of one turn share one run', async () => {
+    let runs = 0;
+    const ask = createFreshRuns(async (key: string) => `${key}${++runs}`, { beginAfter: nextTurn });
+    expect(await Promise.all([ask('t'), ask('t'), ask('u'), ask('t')])).toEqual(['t1', 't1', 'u2', 't1']);
+    expect(await ask('t')).toBe('t3');
   });
 });

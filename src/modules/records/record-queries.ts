@@ -13,7 +13,7 @@ import type { Attempt } from './record-attempt.js';
 import type { AttemptRunner } from './record-attempts.js';
 import { selectFields, type RecordObject } from './record-reader.js';
 import { invalidField, type RecordReads } from './record-reads.js';
-import { createFreshRuns, createSharedRuns } from '../../shared/fresh-runs.js';
+import { createFreshRuns, createSharedRuns, nextTurn } from '../../shared/fresh-runs.js';
 import { createCountCache } from './count-cache.js';
 import { readChangeWindow, readMatchingIds } from './count-window.repository.js';
 import type { WriteUnit } from '../changes/write-unit.js';
@@ -51,9 +51,11 @@ export function createRecordQueries(deps: {
   const { selectionOf, present, readRecords } = deps.reads;
   const countCache = createCountCache();
   // A cached count's one statement, shared by the counts of a table asked at the same moment
-  // (each still sees every write acknowledged before it asked: fresh-runs.ts). Under load this
-  // is most of a cached count's cost on PostgreSQL, a round trip to the database each.
-  const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId));
+  // (each still sees every write acknowledged before it asked: fresh-runs.ts). It begins on
+  // the event loop's next turn, so that the counts whose requests arrived together share it.
+  // Under load it is most of a cached count's cost: a round trip to PostgreSQL, or SQLite's
+  // read transaction (its locks and file checks, some 20 times a bare statement's cost).
+  const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId), { beginAfter: nextTurn });
   const countsByKey = createSharedRuns<string, { count: number; rows: number }>();
   const maxResponseSize = deps.maxResponseSize;
 
