@@ -35,7 +35,7 @@ function compiledKeyOf(db: Kysely<any>): object {
 }
 
 /** Runs a compiled read statement with its parameters, outside Kysely. */
-export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[];
+export type DirectReader = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
 
 const directReaders = new WeakMap<Kysely<any>, DirectReader>();
 
@@ -51,7 +51,7 @@ export function registerDirectReader(db: Kysely<any>, read: DirectReader): void 
 /** Runs a compiled read statement (a select): on the direct reader registered for `db`, if any, else through Kysely. */
 export async function runRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>): Promise<Row[]> {
   const direct = directReaders.get(db);
-  if (direct) return direct(query.sql, query.parameters) as Row[];
+  if (direct) return direct(query.sql, query.parameters) as Promise<Row[]>;
   return (await db.executeQuery<Row>(query)).rows;
 }
 
@@ -60,7 +60,7 @@ async function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params
   // The direct reader needs only the text and the values: no CompiledQuery to build and freeze.
   // Only the root instance has one: a transaction's statements run on its own connection.
   const direct = prepared.reads ? directReaders.get(db) : undefined;
-  if (direct) return direct(prepared.sql, parameters) as Row[];
+  if (direct) return direct(prepared.sql, parameters) as Promise<Row[]>;
   const query: CompiledQuery<Row> = { query: prepared.query.query, queryId: prepared.query.queryId, sql: prepared.sql, parameters };
   return (await db.executeQuery<Row>(query)).rows;
 }

@@ -5,6 +5,7 @@ import type { SystemSchema } from './schema.js';
 import { getDialect } from './dialect.js';
 import { querySlotsOf, withProgressTicks, type Database, type QueryBounds } from './database-engine.js';
 import { registerDirectReader } from './prepared-query.js';
+import { createTurnReads } from './sqlite-turn-reads.js';
 import { registerBoundedReader } from './bounded-read.js';
 import { sqliteFileOf } from './existing-database.js';
 import { configureSqliteConnection, createStatementCache } from './sqlite-connection.js';
@@ -32,7 +33,7 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
-  registerDirectReader(db, (source, parameters) => readerStatements(source).all(parameters));
+  registerDirectReader(db, createTurnReads(reader, readerStatements));
   // Each query worker caches half as much: several hold the same pages, and the OS keeps the file's.
   const workers = createSqliteReadWorkers(file, { ...querySlotsOf(bounds), cacheKib: Math.ceil(bounds.sqliteCacheKib / 2), checkpointEveryMs: bounds.sqliteCheckpointEveryMs });
   registerBoundedReader(db, workers);
