@@ -53,8 +53,8 @@ export function createRecordQueries(deps: {
   // A cached count's one statement, shared by the counts of a table asked at the same moment
   // (each still sees every write acknowledged before it asked: fresh-runs.ts). It begins on
   // the event loop's next turn, so that the counts whose requests arrived together share it.
-  // Under load it is most of a cached count's cost: a round trip to PostgreSQL, or SQLite's
-  // read transaction (its locks and file checks, some 20 times a bare statement's cost).
+  // Under load it is most of a cached count's cost on PostgreSQL, a round trip each; on SQLite
+  // a statement in the turn's read transaction (db/sqlite-turn-reads.ts).
   const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId), { beginAfter: nextTurn });
   const countsByKey = createSharedRuns<string, { count: number; rows: number }>();
   const maxResponseSize = deps.maxResponseSize;
