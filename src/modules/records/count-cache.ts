@@ -21,6 +21,11 @@ interface CountEntry {
  */
 export type CountLookup = { count: number; since?: undefined; window?: undefined } | { count: number; since: number; window?: undefined } | { count: number; window: number; since?: undefined };
 
+/** Whether what the cache knows is the count itself, with nothing left to read. */
+export function isCurrentCount(lookup: CountLookup | undefined): lookup is { count: number; since?: undefined; window?: undefined } {
+  return lookup !== undefined && lookup.since === undefined && lookup.window === undefined;
+}
+
 /** Bytes the cache's entries may hold, their bitmaps of matched ids included (1,000,000 ids: 125 KB). */
 const maxCacheBytes = 48 * 1024 * 1024;
 

@@ -14,7 +14,7 @@ import type { AttemptRunner } from './record-attempts.js';
 import { selectFields, type RecordObject } from './record-reader.js';
 import { invalidField, type RecordReads } from './record-reads.js';
 import { createFreshRuns, createSharedRuns, nextTurn } from '../../shared/fresh-runs.js';
-import { createCountCache } from './count-cache.js';
+import { createCountCache, isCurrentCount } from './count-cache.js';
 import { readChangeWindow, readMatchingIds } from './count-window.repository.js';
 import type { WriteUnit } from '../changes/write-unit.js';
 import { assertResponseFits } from './response-size.js';
@@ -118,7 +118,7 @@ export function createRecordQueries(deps: {
     const { tableId, key, where, counted: source, shape, bounds } = query;
     const counters = await readCounters(tableId);
     const cached = countCache.get(key, counters);
-    let count = cached && cached.since === undefined && cached.window === undefined ? cached.count : undefined;
+    let count = isCurrentCount(cached) ? cached.count : undefined;
     const follows = source.table === recordTableName(tableId);
     // PostgreSQL: queued changes into the log first, so that the log accounts for every write (count-cache.ts).
     if (count === undefined && follows) await deps.unit?.settleQueued();
@@ -196,7 +196,7 @@ export function createRecordQueries(deps: {
         const compiled = where.compile(db);
         const key = `${tableId}:${attempt.table.schemaVersion}:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
         const cached = countCache.get(key, counters);
-        if (cached && cached.since === undefined && cached.window === undefined) return { count: cached.count, total: counters.rows, total_approx: false, restricted: true };
+        if (isCurrentCount(cached)) return { count: cached.count, total: counters.rows, total_approx: false, restricted: true };
         // The same count asked by one caller many times at once (a dashboard's viewers after a
         // write) is read once, not once each. Per caller: a reading runs in its caller's share
         // of the query slots, and another caller never waits behind that share.
