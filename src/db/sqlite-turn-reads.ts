@@ -20,21 +20,32 @@ export function createTurnReads(connection: SqliteDatabase.Database, statementOf
   const commit = connection.prepare('commit');
   let queue: QueuedRead[] = [];
 
+  // Runs on its own turn, where a throw would end the process: a failure of `begin` fails the
+  // turn's reads, and one of `commit` (a read transaction has nothing to lose) is left to the
+  // next turn's `begin`, which would fail those reads the same way rather than hang them.
   function runAll(): void {
     const reads = queue;
     queue = [];
     const together = reads.length > 1;
-    if (together) begin.run();
     try {
-      for (const read of reads) {
-        try {
-          read.resolve(read.statement.all(read.parameters));
-        } catch (error) {
-          read.reject(error);
-        }
+      if (together) begin.run();
+    } catch (error) {
+      for (const read of reads) read.reject(error);
+      return;
+    }
+    for (const read of reads) {
+      try {
+        read.resolve(read.statement.all(read.parameters));
+      } catch (error) {
+        read.reject(error);
       }
-    } finally {
-      if (together) commit.run();
+    }
+    if (together && connection.inTransaction) {
+      try {
+        commit.run();
+      } catch {
+        // Nothing written to keep or lose; the connection stays in its transaction only until the next begin fails.
+      }
     }
   }
 

@@ -63,6 +63,15 @@ describe('reads of one turn', () => {
     expect(await read('select v from t', [])).toEqual([{ v: 'first' }]);
   });
 
+  it('a transaction that cannot begin fails the turn\'s reads instead of the process', async () => {
+    reader.exec('begin'); // a transaction left open: the turn's own begin fails
+    const results = await Promise.allSettled([read('select v from t', []), read('select v from t', [])]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/within a transaction/);
+    reader.exec('commit');
+    expect(await Promise.all([read('select v from t', []), read('select in_transaction() as x', [])])).toEqual([[{ v: 'first' }], [{ x: 1 }]]);
+  });
+
   it('a statement that cannot be prepared fails at once, before the turn', async () => {
     await expect(read('select v from missing', [])).rejects.toThrow(/no such table: missing/);
   });
