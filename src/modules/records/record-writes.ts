@@ -17,6 +17,7 @@ import * as records from './records.repository.js';
 import * as trash from './record-trash.repository.js';
 import { changeActorOf, payloadOf } from '../changes/change.js';
 import { recordSearchOf } from './search/index.js';
+import { countRecordsReturned } from './counters/index.js';
 import { deleteAndQueueChanges, fitsOneStatement, insertAndQueueChange, rowVersionColumn, updateAndQueueChange } from './record-statements.js';
 import { ValidationError } from '../../shared/errors.js';
 import { isStorableId } from '../../shared/ids.js';
@@ -272,6 +273,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             const taken = await trash.removeTrashRows(trx, tableId, unique.filter(isStorableId));
             if (taken.length !== trashed.length || taken.some((row) => !trashed.some((t) => t.record_id === row.record_id && t.row_json === row.row_json))) throw new ChangedMeanwhile();
             await records.insertRecordRows(trx, tableId, rows.map((r) => r.columns), recordColumnTypes(table, dialect));
+            if (rows.length > 0) await countRecordsReturned(trx, tableId);
             await search.insertText(trx, recordTableName(tableId), rows.map((r) => ({ id: r.id, text: buildSearchText(r.values) })));
             changes.push(...draftsOf('record.restored', rows.map((r, n) => [r.id, null, data[n]])));
             return rows.map((r) => r.id);
