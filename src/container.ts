@@ -80,6 +80,8 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
   const userName = async (userId: number) => (await users.findUser(userId))?.name;
   const unit = createWriteUnit({ ...base, userName, groupDeferral: recordSearchOf(database.dialect.name).groupDeferral, log: options.log });
   const records = createRecordsService({ ...withFiles, views: createSavedViewReader(database), unit, userName, trashDays: config.trashDays, recordsDeleted, metadataCache, maxResponseSize: config.maxResponseSize, strictConfirmation: process.env.VITEST === 'true', queryShapes: automaticIndexes.observer });
+  // SQLite's search index takes the texts written a few times a second, not in each write (search-catch-up.ts).
+  const searchCatchUp = recordSearchOf(database.dialect.name).startCatchUp?.(database.db, (error) => options.log?.('warn', `search index catch-up failed: ${(error as Error).message}`));
   const changes = createChangesService({ database, clock, tables: records, changesDays: config.changesDays, settleQueued: unit.settleQueued });
   // Opens nothing until the first stream (a command never streams); the send timeout bounds a stream's drain as it bounds any answer's.
   const changeFeed = createChangeFeed({ database, unit, databaseUrl: config.databaseUrl, streamsPerKey: config.streamsPerKey, settings: { drainTimeoutMs: config.sendTimeoutMs, ...options.feed }, log: options.log });
@@ -121,6 +123,7 @@ export async function createContainer(config: Config, options: { clock?: Clock; 
       await changeFeed.close();
       await webhookDelivery.close();
       await webhookSender.close();
+      await searchCatchUp?.stop();
       // Changes still to sequence go to the log now; if that fails they stay queued (durable) for the next reader or server.
       await unit.drain().catch(() => undefined);
       await fileStorage.close();

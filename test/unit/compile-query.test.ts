@@ -125,6 +125,8 @@ describe.each(['sqlite', 'postgres'] as const)('compiled query SQL on %s', (name
     if (name === 'sqlite') {
       expect(text).toContain('"rec_1_fts" match ?');
       expect(text).toContain('select rowid from "rec_1_fts"');
+      // The records whose text the index does not hold yet are candidates too (search-catch-up.ts).
+      expect(text).toContain(`union all select id from "search_index_pending" where table_name = 'rec_1'`);
       // The index narrows to the records holding every trigram of the longer terms (it keeps
       // no positions); instr then checks every term itself on the record's search text, the
       // short ones included.
@@ -173,10 +175,11 @@ describe('search limited to the first matches', () => {
     return compileOnly(name).selectFrom('rec_1').select('id').where(condition).compile();
   };
 
-  it('on SQLite, checks the terms inside the FTS5 query and stops it at the first matches in rowid order', () => {
+  it('on SQLite, checks the terms inside the FTS5 query and stops it at the first matches in rowid order; the records not yet indexed beside it', () => {
     const limited = textOf('sqlite', 150, 'abc ab');
-    expect(limited.sql).toMatch(/match \? and instr\(text, \?\) > 0 and instr\(text, \?\) > 0 order by rowid limit \?\)/);
-    expect(limited.parameters).toEqual(['"abc"', 'abc', 'ab', 150]);
+    expect(limited.sql).toMatch(/match \? and instr\(s.text, \?\) > 0 and instr\(s.text, \?\) > 0 order by "rec_1_fts".rowid limit \?\)/);
+    expect(limited.sql).toMatch(/or id in \(select p.id from "search_index_pending" as p join "rec_1_search" as s on s.id = p.id where p.table_name = 'rec_1' and instr\(s.text, \?\) > 0 and instr\(s.text, \?\) > 0\)/);
+    expect(limited.parameters).toEqual(['"abc"', 'abc', 'ab', 150, 'abc', 'ab']);
     expect(textOf('sqlite').sql).not.toMatch(/limit/);
   });
 
@@ -223,6 +226,13 @@ describe(`search index use in the ${testEngine} plan`, () => {
       const plan = await sql<{ detail: string }>`explain query plan select id from ${sql.table(table)} where ${condition}`.execute(db);
       const details = plan.rows.map((row) => row.detail).join('\n');
       expect(details).toMatch(new RegExp(`SCAN ${table}_fts VIRTUAL TABLE INDEX`));
+      // The first matches: the index in rowid order (no sort), each candidate's text by id.
+      const first = compileSearch('abc', table, dialect, 2)!;
+      const firstPlan = (await sql<{ detail: string }>`explain query plan select id from ${sql.table(table)} where ${first} order by id limit 2`.execute(db)).rows.map((row) => row.detail);
+      const indexed = firstPlan.slice(firstPlan.indexOf('LIST SUBQUERY 1'), firstPlan.indexOf('INDEX 2'));
+      expect(firstPlan).toContain('MULTI-INDEX OR');
+      expect(indexed.join('\n')).toMatch(new RegExp(`SCAN ${table}_fts VIRTUAL TABLE INDEX`));
+      expect(indexed.join('\n')).not.toMatch(/TEMP B-TREE/);
     } else {
       const plans = await db.connection().execute(async (connection) => {
         await sql`set enable_seqscan = off`.execute(connection);

@@ -17,6 +17,7 @@ import { changeQueueMigration } from './0014-change-queue.js';
 import { webhooksMigration } from './0015-webhooks.js';
 import { jobLeasesMigration } from './0016-job-leases.js';
 import { changeQueueBatchesMigration } from './0017-change-queue-batches.js';
+import { searchIndexCatchUpMigration } from './0018-search-index-catch-up.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -43,6 +44,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0015-webhooks': webhooksMigration(dialect),
         '0016-job-leases': jobLeasesMigration(dialect),
         '0017-change-queue-batches': changeQueueBatchesMigration(dialect),
+        '0018-search-index-catch-up': searchIndexCatchUpMigration(dialect),
       };
     },
   };

@@ -1,5 +1,6 @@
 import type { Kysely, RawBuilder } from 'kysely';
 import type { GroupDeferral } from '../../changes/group-commit.js';
+import type { RepeatingTask } from '../../../shared/repeating-task.js';
 
 /** A record's search text: the lower-cased text of its searchable fields (buildSearchText), null for none. */
 export interface SearchText {
@@ -44,4 +45,10 @@ export interface RecordSearch {
    * the record, in its transaction), and needs no look-up of each match in the record table.
    */
   textCondition(table: string, terms: readonly string[]): RawBuilder<boolean>;
+  /**
+   * SQLite: indexes, in the background, the texts written since the last catch-up
+   * (search-catch-up.ts); until then searches check those records' texts beside the index.
+   * PostgreSQL's index takes each text in its write.
+   */
+  startCatchUp?(db: Kysely<any>, onError: (error: unknown) => void): RepeatingTask;
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RecordSearch } from './record-search.js';
 import { searchTextTable, searchTextWriters } from './search-text-table.js';
 import { deferTextsToGroupEnd, deferredTextsOf } from './deferred-texts.js';
+import { createPendingTriggers, pendingTable, startSearchCatchUp } from './search-catch-up.js';
 
 /**
  * Every committed write adds a small FTS5 segment; with the default `automerge` of 4 the
@@ -33,24 +34,32 @@ function trigramsOf(term: string): string[] {
   return [...trigrams].map((trigram) => `"${trigram.replace(/"/g, '""')}"`);
 }
 
-const holdsEveryTermOf = (terms: readonly string[]) =>
+const holdsEveryTermOf = (terms: readonly string[], text = sql`text`) =>
   sql.join(
-    terms.map((term) => sql<boolean>`instr(text, ${term}) > 0`),
+    terms.map((term) => sql<boolean>`instr(${text}, ${term}) > 0`),
     sql` and `,
   );
 
 const trigramsOfTerms = (terms: readonly string[]) => [...new Set(terms.flatMap(trigramsOf))];
 
+/** The ids of `table`'s records whose text the index does not hold yet (search-catch-up.ts). */
+const notYetIndexed = (table: string) => sql`select id from ${sql.table(pendingTable)} where table_name = ${sql.lit(table)}`;
+
 /**
- * Terms of three characters or more narrow through the index; every term is then checked with
- * `instr` on the search text. FTS5 yields candidates in rowid order, so when only the first
- * matches by id are wanted the check runs inside the index query (reading each candidate's
- * text through the index's external content), which stops at the first matches: a common term
- * in a million records, 240 ms → 0.3 ms. Otherwise the text of each record the statement
- * reaches is looked up by id (`exists`), so other conditions on the record narrow first: a
- * filtered, searched page costs what it did with the text in the row (24 against 23 ms on
- * 200,000 records), where a list of every matching id cost 35. Short terms scan the search
- * table, narrower than the record table.
+ * Terms of three characters or more narrow through the index, plus the records it does not
+ * hold yet (their text was written since the last catch-up, which runs every few hundred
+ * milliseconds); every term is then checked with `instr` on the search text, so a record the
+ * index still holds with an older text is kept or dropped by its current one.
+ *
+ * FTS5 yields candidates in rowid order, so when only the first matches by id are wanted the
+ * check runs inside the index query (each candidate's text joined by id: not read through the
+ * index's external content, which fails for a record the index still holds and whose text is
+ * gone), which stops at the first matches: a common term in a million records, 240 ms → 0.3
+ * ms; the records not yet indexed are checked beside it. Otherwise the text of
+ * each record the statement reaches is looked up by id (`exists`), so other conditions on the
+ * record narrow first: a filtered, searched page costs what it did with the text in the row
+ * (24 against 23 ms on 200,000 records), where a list of every matching id cost 35. Short
+ * terms scan the search table, narrower than the record table.
  */
 function searchCondition(table: string, terms: readonly string[], firstMatches?: number): RawBuilder<boolean> {
   const holdsEveryTerm = holdsEveryTermOf(terms);
@@ -64,9 +73,12 @@ function searchCondition(table: string, terms: readonly string[], firstMatches?:
   const fts = sql.table(`${table}_fts`);
   const match = trigrams.join(' AND ');
   if (firstMatches !== undefined) {
-    return sql<boolean>`id in (select rowid from ${fts} where ${fts} match ${match} and ${holdsEveryTerm} order by rowid limit ${firstMatches})`;
+    const textHolds = holdsEveryTermOf(terms, sql`s.text`);
+    const indexedMatches = sql`select ${fts}.rowid from ${fts} join ${texts} as s on s.id = ${fts}.rowid where ${fts} match ${match} and ${textHolds} order by ${fts}.rowid limit ${firstMatches}`;
+    const pendingMatches = sql`select p.id from ${sql.table(pendingTable)} as p join ${texts} as s on s.id = p.id where p.table_name = ${sql.lit(table)} and ${textHolds}`;
+    return sql<boolean>`(id in (${indexedMatches}) or id in (${pendingMatches}))`;
   }
-  return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${match}) and ${textHoldsEveryTerm})`;
+  return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${match} union all ${notYetIndexed(table)}) and ${textHoldsEveryTerm})`;
 }
 
 /** The search table's own rows holding every term: narrowed by the index as above, checked with `instr`. */
@@ -74,7 +86,7 @@ function textCondition(table: string, terms: readonly string[]): RawBuilder<bool
   const trigrams = trigramsOfTerms(terms);
   if (trigrams.length === 0) return sql<boolean>`(${holdsEveryTermOf(terms)})`;
   const fts = sql.table(`${table}_fts`);
-  return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${trigrams.join(' AND ')}) and ${holdsEveryTermOf(terms)})`;
+  return sql<boolean>`(id in (select rowid from ${fts} where ${fts} match ${trigrams.join(' AND ')} union all ${notYetIndexed(table)}) and ${holdsEveryTermOf(terms)})`;
 }
 
 const writeNow = searchTextWriters('json');
@@ -90,8 +102,10 @@ function deferredOrNow(write: RecordSearch['writeText']): RecordSearch['writeTex
 
 /**
  * The search text table, and an FTS5 trigram table over it (external content: the text is
- * stored once, in the search table) kept in step by triggers on it; a trigger on the record
- * table deletes a deleted record's text.
+ * stored once, in the search table). Triggers on the search table do not index a text: they
+ * note the record as not yet indexed, with the text the index holds for it (search-catch-up.ts
+ * indexes them later, many in one segment); a trigger on the record table deletes a deleted
+ * record's text.
  */
 export const sqliteRecordSearch: RecordSearch = {
   async createIndex(db, table) {
@@ -100,13 +114,7 @@ export const sqliteRecordSearch: RecordSearch = {
     await sql`create table ${texts} (id integer primary key, text text not null)`.execute(db);
     await sql`create virtual table ${fts} using fts5(text, content=${sql.lit(searchTextTable(table))}, content_rowid='id', ${searchIndexOptions})`.execute(db);
     await tuneSearchIndex(db, table);
-    await sql`create trigger ${sql.id(`${table}_search_insert`)} after insert on ${texts} begin
-      insert into ${fts}(rowid, text) values (new.id, new.text); end`.execute(db);
-    await sql`create trigger ${sql.id(`${table}_search_delete`)} after delete on ${texts} begin
-      insert into ${fts}(${fts}, rowid, text) values ('delete', old.id, old.text); end`.execute(db);
-    await sql`create trigger ${sql.id(`${table}_search_update`)} after update of text on ${texts} begin
-      insert into ${fts}(${fts}, rowid, text) values ('delete', old.id, old.text);
-      insert into ${fts}(rowid, text) values (new.id, new.text); end`.execute(db);
+    await createPendingTriggers(db, table);
     await sql`create trigger ${sql.id(`${table}_delete_search`)} after delete on ${sql.table(table)} begin
       delete from ${texts} where id = old.id; end`.execute(db);
   },
@@ -115,6 +123,7 @@ export const sqliteRecordSearch: RecordSearch = {
     await sql`drop table if exists ${sql.table(`${table}_fts`)}`.execute(db);
     // Its triggers go with it.
     await sql`drop table if exists ${sql.table(searchTextTable(table))}`.execute(db);
+    await sql`delete from ${sql.table(pendingTable)} where table_name = ${table}`.execute(db);
   },
   // Inside a group commit's transaction the texts wait for the group's end (deferred-texts.ts).
   writeText: deferredOrNow(writeNow.writeText),
@@ -122,4 +131,5 @@ export const sqliteRecordSearch: RecordSearch = {
   groupDeferral: deferTextsToGroupEnd,
   condition: searchCondition,
   textCondition,
+  startCatchUp: (db, onError) => startSearchCatchUp(db, { onError }),
 };
