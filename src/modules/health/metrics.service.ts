@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Database } from '../../db/database.js';
 import { queryGateOccupancy } from '../../db/query-gate.js';
 import type { JobRunner } from '../jobs/job-runner.js';
+import { recordSearchOf } from '../records/search/index.js';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.js';
 
 /** Changes counted per webhook for the backlog gauge: past this, the figure says "at least". */
@@ -11,7 +12,7 @@ const backlogCap = 1_000_000;
  * The Prometheus metrics of one process (`TABULA_METRICS=on`), in a registry of its own (never
  * prom-client's global one: tests build many apps in one process). Requests are counted by the
  * route's pattern (`/api/table/:tid/records/query`), never the raw URL, so ids make no new series.
- * What the database knows (the change queue) is read at scrape time.
+ * What the database knows (the change queue, the search index's backlog) is read at scrape time.
  */
 export function createMetrics(deps: { database: Database; jobs: JobRunner; webhooks: Pick<WebhookDelivery, 'stats' | 'backlog'> }) {
   const registry = new Registry();
@@ -49,6 +50,15 @@ export function createMetrics(deps: { database: Database; jobs: JobRunner; webho
     async collect() {
       const row = await db.selectFrom('change_queue').select((eb) => eb.fn.sum<number | string | null>('change_count').as('count')).executeTakeFirst();
       this.set(Number(row?.count ?? 0));
+    },
+  });
+  const search = recordSearchOf(deps.database.dialect.name);
+  new Gauge({
+    name: 'tabula_search_index_pending',
+    help: "Records whose search text SQLite's search index does not hold yet (its catch-up's backlog; searches find them meanwhile); always 0 on PostgreSQL",
+    registers: [registry],
+    async collect() {
+      this.set((await search.countPending?.(db)) ?? 0);
     },
   });
   new Counter({

@@ -51,4 +51,6 @@ export interface RecordSearch {
    * PostgreSQL's index takes each text in its write.
    */
   startCatchUp?(db: Kysely<any>, onError: (error: unknown) => void): RepeatingTask;
+  /** SQLite: how many records the index does not hold yet, of every table (the catch-up's backlog). */
+  countPending?(db: Kysely<any>): Promise<number>;
 }

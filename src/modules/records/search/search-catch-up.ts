@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { runRead } from '../../../db/prepared-query.js';
 import { nextTurn } from '../../../shared/fresh-runs.js';
 import { startRepeatingTask, type RepeatingTask } from '../../../shared/repeating-task.js';
 import { searchTextTable } from './search-text-table.js';
@@ -76,6 +77,15 @@ export async function indexPending(db: Kysely<any>, limit = recordsPerStep): Pro
     await sql`delete from ${pending} where table_name = ${table} and id <= ${last}`.execute(trx);
     return ids.length;
   });
+}
+
+/**
+ * How many records of every table the index does not hold yet: the catch-up's backlog
+ * (`/metrics`). Read on the direct reader, so a scrape never waits behind the writer.
+ */
+export async function countPending(db: Kysely<any>): Promise<number> {
+  const [row] = await runRead(db, sql<{ count: number }>`select count(*) as count from ${sql.table(pendingTable)}`.compile(db));
+  return Number(row.count);
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RecordSearch } from './record-search.js';
 import { searchTextTable, searchTextWriters } from './search-text-table.js';
 import { deferTextsToGroupEnd, deferredTextsOf } from './deferred-texts.js';
-import { createPendingTriggers, pendingTable, startSearchCatchUp } from './search-catch-up.js';
+import { countPending, createPendingTriggers, pendingTable, startSearchCatchUp } from './search-catch-up.js';
 
 /**
  * Every committed write adds a small FTS5 segment; with the default `automerge` of 4 the
@@ -132,4 +132,5 @@ export const sqliteRecordSearch: RecordSearch = {
   condition: searchCondition,
   textCondition,
   startCatchUp: (db, onError) => startSearchCatchUp(db, { onError }),
+  countPending,
 };
