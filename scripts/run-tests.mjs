@@ -5,6 +5,7 @@
 // and passes on SQLite; in CI (CI=true) fails at once instead (test-engines.mjs).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { missingEngineVerdict, postgresReachable, requestedEngines } from './test-engines.mjs';
 
 const extraArgs = process.argv.slice(2);
@@ -55,7 +56,27 @@ function runSuite(engine) {
     passed: report?.numPassedTests ?? 0,
     failed: report ? failedCount(report) : 1,
     skipped: (report?.numPendingTests ?? 0) + (report?.numTodoTests ?? 0),
+    failures: report ? failureLines(report) : [],
   };
+}
+
+/**
+ * Each failed test (or broken file) as one line with the first line of its error. Printed again in
+ * the summary: CI keeps only the tail of the output, and a failure far above it was lost (session 32).
+ */
+function failureLines(report) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(process.cwd(), file.name);
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests) lines.push(`${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (file.status === 'failed' && failedTests.length === 0) lines.push(`${name}: ${firstLine(file.message)}`);
+  }
+  return lines;
+}
+
+function firstLine(text) {
+  return (text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 300) ?? '';
 }
 
 const results = [runSuite('sqlite')];
@@ -68,7 +89,10 @@ if (!engines.includes('postgres')) {
 }
 
 console.log('\nTest summary');
-for (const r of results) console.log(`  ${r.engine.padEnd(9)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+for (const r of results) {
+  console.log(`  ${r.engine.padEnd(9)} ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+  for (const line of r.failures) console.log(`    failed: ${line}`);
+}
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const exitCode = results.some((r) => r.exitCode !== 0) ? 1 : 0;
