@@ -262,3 +262,33 @@ describe('webhooks: more due webhooks than places', () => {
     expect(receivers.map((target) => target.received.length)).toEqual([1, 1, 1, 1, 1, 1]);
   });
 });
+
+describe('webhooks: an engine with no webhook to deliver', () => {
+  // One poll, at start: anything delivered later was woken by a commit.
+  const ctx = useTestApp({ env: { TABULA_FETCH_ALLOW_HOSTS: '127.0.0.1' }, webhooks: { pollMs: 600_000, wakeDelayMs: 5 } });
+
+  it('searches for nothing after commits while no webhook is on, and delivers at once from the webhook made here', async () => {
+    const world = await createAccount(ctx);
+    const space = await createSpace(ctx, world, 'Quiet');
+    const table = await createTable(ctx, world, space.id, { name: 'Deals', fields: [{ id: 'name', name: 'Name', type: 'text' }] });
+    const engine = ctx.container.services.webhookDelivery;
+    const createRecord = async (name: string) => expect((await call(ctx, 'POST', `/api/table/${table.id}/records/create`, { key: world.accountKey, body: { data: { name } } })).status).toBe(200);
+    const before = engine.stats().searches;
+    for (let n = 0; n < 20; n++) await createRecord(`quiet ${n}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(engine.stats().searches).toBe(before);
+
+    const target = await startReceiver();
+    try {
+      const made = await call(ctx, 'POST', `/api/table/${table.id}/webhooks/create`, { key: world.accountKey, body: { url: target.url } });
+      expect(made.status).toBe(200);
+      await createRecord('heard');
+      // Ten minutes before the next poll: only the commit's wake-up can send it.
+      await target.waitFor(1, 5_000);
+      expect(target.received[0].message.data.after).toMatchObject({ name: 'heard' });
+      expect(engine.stats().searches).toBeGreaterThan(before);
+    } finally {
+      await target.close();
+    }
+  });
+});

@@ -136,9 +136,14 @@ export async function listRecordChanges(db: Db, tableId: number, recordId: numbe
   return (await query.orderBy('seq', 'desc').limit(limit).execute()) as ChangeRow[];
 }
 
-/** The highest seq committed so far (0 for none). */
+const selectLastSeq = prepareQuery((db: Db) => db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')));
+
+/**
+ * The highest seq committed so far (0 for none). Prepared: on SQLite the direct reader answers,
+ * without waiting behind the writer (the webhook engine asks after every burst of commits).
+ */
 export async function lastSeq(db: Db): Promise<number> {
-  const row = await db.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+  const [row] = await selectLastSeq(db);
   return Number(row?.seq ?? 0);
 }
 

@@ -12,7 +12,7 @@ import { attemptDelivery } from './webhook-attempt.js';
 import { createDeliveryProgress, createDeliveryWriter, type DeliveryProgress } from './delivery-progress.js';
 import { matchesFilter } from './webhook-message.js';
 import type { WebhookSender } from './webhook-sender.js';
-import { claimWebhook, findWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, readDeliveryBacklog, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
+import { claimWebhook, findWebhook, hasActiveWebhook, insertDelivery, listDueWebhooks, listSpaceAdmins, readDeliveryBacklog, updateClaimed, type NewDeliveryRow, type WebhookChanges, type WebhookRow } from './webhooks.repository.js';
 import { filterOf } from './webhook-view.js';
 
 export interface DeliverySettings {
@@ -69,6 +69,8 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
   const working = new Map<number, Promise<void>>();
   /** Attempts this process made since it started, by outcome (the metrics' counter). */
   const attempts = { succeeded: 0, failed: 0 };
+  /** Searches for due webhooks this process made (stats: what wakes the engine). */
+  let searches = 0;
   let pumping = false;
   let pumpAgain = false;
   let stopped = true;
@@ -116,6 +118,7 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
         const now = deps.clock.now();
         // One more than there are places: whether some are left without one (`starved`).
         const due = await listDueWebhooks(db, head, iso(now), settings.concurrency + working.size + 1);
+        searches += 1;
         // Webhooks waiting for a place get those of workers that only wait for a next change.
         const waitingForPlace = due.filter((candidate) => !working.has(candidate.id)).length - free;
         for (const resume of lingering.splice(0, Math.max(0, waitingForPlace))) resume(false);
@@ -152,9 +155,28 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
   /** Webhooks changed by this process's management calls: their workers read the row again before the next request. */
   const stale = new Set<number>();
   let wakeTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Whether any webhook is on, as the last poll found it or a change made here said. With none,
+   * commits wake nothing: a server without webhooks spent a search after every burst of writes
+   * (about 2 % of a create's CPU, docs/performance.md, session 32). A webhook created by another
+   * process is delivered by that one's engine, and this one's next poll turns its wake-ups on.
+   */
+  let anyActive = true;
+  /** Bumped by every change made here: a poll's answer read before one is not taken. */
+  let changesHere = 0;
+  function poll(): void {
+    const asked = changesHere;
+    hasActiveWebhook(db).then(
+      (active) => {
+        if (asked === changesHere) anyActive = active;
+      },
+      () => undefined,
+    );
+    wake();
+  }
   /** A commit's wake-up, shared with the commits that follow within `wakeDelayMs`. */
   function wakeSoon(): void {
-    if (wakeTimer !== undefined) return;
+    if (wakeTimer !== undefined || !anyActive) return;
     wakeTimer = setTimeout(() => {
       wakeTimer = undefined;
       wake();
@@ -276,26 +298,28 @@ export function createWebhookDelivery(deps: { database: Database; unit: WriteUni
       if (!stopped) return;
       stopped = false;
       const unsubscribe = deps.unit.onCommitted(wakeSoon);
-      const poll = setInterval(wake, settings.pollMs);
-      poll.unref();
+      const polling = setInterval(poll, settings.pollMs);
+      polling.unref();
       const listener = deps.databaseUrl ? (await import('../../db/postgres-change-listener.js')).listenForChangeLog(deps.databaseUrl, { onWake: wakeSoon, onError: (error) => log('webhooks: LISTEN connection', error) }) : null;
       stop = async () => {
         unsubscribe();
         clearTimeout(wakeTimer);
-        clearInterval(poll);
+        clearInterval(polling);
         await listener?.close();
       };
-      wake();
+      poll();
     },
     /** Looks for due deliveries now (tests move their clock, then wake the engine). */
     wake,
-    /** A webhook was changed (URL, filters, secret, turned off or on, deleted): its worker here reads it again at once; another process's within a second. */
+    /** A webhook was made or changed (URL, filters, secret, turned off or on, deleted): its worker here reads it again at once; another process's within a second. */
     changed(webhookId: number): void {
+      changesHere += 1;
+      anyActive = true;
       if (working.has(webhookId)) stale.add(webhookId);
       wake();
     },
-    /** Webhooks this process is delivering to now. */
-    stats: () => ({ working: working.size, owner, attempts: { ...attempts } }),
+    /** Webhooks this process is delivering to now, its attempts by outcome, and how often it searched for due webhooks. */
+    stats: () => ({ working: working.size, owner, attempts: { ...attempts }, searches }),
     /** Database-wide: webhooks by state and what active ones have yet to go through (the metrics read it at scrape). */
     backlog: (capPerWebhook: number) => readDeliveryBacklog(db, capPerWebhook),
     /** Stops taking work and waits for the requests in flight (each bounded by its timeout). */

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 
 type Db = Kysely<SystemSchema>;
@@ -69,16 +70,28 @@ export async function insertDelivery(db: Db, row: NewDeliveryRow): Promise<Deliv
  * claimed by a live lease. Candidates only: `claimWebhook` decides.
  */
 export async function listDueWebhooks(db: Db, head: number, now: string, limit: number): Promise<WebhookRow[]> {
-  return (await db
+  return (await selectDueWebhooks(db, head, now, limit)) as WebhookRow[];
+}
+
+// Prepared: each burst of commits wakes the engine for this search, which on SQLite the direct
+// reader answers without waiting behind the writer (the claim that follows is the write).
+const selectDueWebhooks = prepareQuery((db: Db, head: number, now: string, limit: number) =>
+  db
     .selectFrom('webhooks')
     .selectAll()
-    .where('active', '=', 1)
+    .where('active', '=', sql.lit(1))
     .where('cursor', '<', head)
     .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]))
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
     .orderBy('id')
-    .limit(limit)
-    .execute()) as WebhookRow[];
+    .limit(limit),
+);
+
+const selectActiveWebhook = prepareQuery((db: Db) => db.selectFrom('webhooks').select('id').where('active', '=', sql.lit(1)).limit(sql.lit(1)));
+
+/** Whether any webhook of any account is on (the engine's poll asks). */
+export async function hasActiveWebhook(db: Db): Promise<boolean> {
+  return (await selectActiveWebhook(db)).length > 0;
 }
 
 /**

@@ -103,6 +103,8 @@ export function createWebhooksService(deps: { database: Database; clock: Clock; 
         cursor: await changeLog.head(),
       };
       const id = await webhooks.insertWebhook(db, row);
+      // The engine here hears commits again if it had stopped for want of webhooks.
+      deps.onChanged?.(id);
       return { ...presentWebhook({ ...row, id, attempt: 0, failing_since: null, next_attempt_at: null, claimed_by: null, lease_until: null, disabled_reason: null, previous_secret_sealed: null, previous_secret_until: null }), secret };
     },
 
