@@ -121,9 +121,12 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             attempt.reads.confirm(created.version);
             record.id = created.id!;
           } else {
-            await confirmCurrentMetadata(attempt);
             record.id = await deps.unit.run(scopeOf(attempt), async (trx, changes) => {
-              const id = await records.insertRecord(trx, tableId, columns);
+              const { id, metadataVersion } = await records.insertRecord(trx, tableId, columns);
+              // The insert read the version the write applies to: a newer one than the call
+              // relied on throws, the unit rolls this write back, and the call runs again on
+              // fresh metadata (record-attempts.ts), as PostgreSQL's one statement does.
+              attempt.reads.confirm(metadataVersion);
               if (text !== null) await search.insertText(trx, recordTableName(tableId), [{ id, text }]);
               changes.push(...draftsOf('record.created', [[id, null, record.data]]));
               return id;

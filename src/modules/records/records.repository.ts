@@ -55,10 +55,25 @@ function selectionOf(selection: ReadSelection) {
   return list;
 }
 
-export async function insertRecord(db: Db, tableId: number, values: Record<string, unknown>): Promise<number> {
-  const [id] = await insertRecordRows(db, tableId, [values], null);
-  return id;
+/**
+ * One new record (a column left undefined takes its default), and the metadata version its
+ * statement saw: a create confirms the metadata it relied on by its own write, with no read of
+ * its own before it (record-writes.ts).
+ */
+export async function insertRecord(db: Db, tableId: number, values: Record<string, unknown>): Promise<{ id: number; metadataVersion: number }> {
+  const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+  const [row] = await insertOneRow(db, { tableId, columns }, ...columns.map((column) => values[column]));
+  return { id: Number(row.id), metadataVersion: Number(row.metadata_version) };
 }
+
+const insertOneRow = prepareShapedQuery(
+  (shape: { tableId: number; columns: readonly string[] }) => `${shape.tableId}:${shape.columns.join(',')}`,
+  (db: Db, shape: { tableId: number; columns: readonly string[] }, ...values: unknown[]) =>
+    db
+      .insertInto(recordTableName(shape.tableId))
+      .values(rowsOfValues(shape.columns, 1, values)[0])
+      .returning(['id', metadataVersionColumn.as('metadata_version')]),
+);
 
 /** A record table, the columns written and the number of rows: what an insert's SQL depends on. */
 interface InsertShape {
