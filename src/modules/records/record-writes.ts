@@ -174,7 +174,6 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             if (!done.row) throw recordNotFound();
             return (await deps.reads.present(attempt, [done.row], table.fields, selection))[0];
           }
-          await confirmCurrentMetadata(attempt);
           // Values that read as stored are presented inside the transaction, from the locked row;
           // others (users, lookups) from a read before it, checked again inside (record-changes.ts).
           const inside = presentableInside(written);
@@ -186,7 +185,12 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             return deps.unit.run(scopeOf(attempt), async (trx, log) => {
               // The stored values the update needs (search text, replaced attachments) and the
               // written ones (the change's `before`).
-              const [row] = await records.findRecordRows(trx, tableId, [recordId], [...writtenColumns, ...columnsOf(plan.reads)], dialect.rowLocks);
+              // With them the version the write applies to: a newer one than the call relied on
+              // throws, the unit rolls this write back, and the call runs again on fresh metadata
+              // (as a create's insert confirms: decisions.md, session 32). A record not found
+              // confirms nothing: the call runs again uncached and answers the same 400.
+              const { row, metadataVersion } = await records.findRecordRowConfirming(trx, tableId, recordId, [...writtenColumns, ...columnsOf(plan.reads)], dialect.rowLocks);
+              if (metadataVersion !== undefined) attempt.reads.confirm(metadataVersion);
               if (!row) throw recordNotFound();
               if (stored) assertSameColumns(stored.row, row, writtenColumns);
               const [was, is] = stored ? [stored.data, after!] : await dataOf(attempt, [row, rowWith(row, changes)], written);

@@ -204,14 +204,36 @@ export async function findRecordRowsAfter(db: Db, tableId: number, afterId: numb
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
+interface OneRowShape {
+  tableId: number;
+  columns: readonly string[];
+  lock: boolean;
+  /** The metadata version beside the columns (findRecordRowConfirming). */
+  version?: boolean;
+}
+
 /** One record with some columns, compiled once per table, columns and lock (the read before every update and delete). */
 const selectOneRecordRow = prepareShapedQuery(
-  (shape: { tableId: number; columns: readonly string[]; lock: boolean }) => `${shape.tableId}:${shape.lock}:${shape.columns.join(',')}`,
-  (db: Db, shape: { tableId: number; columns: readonly string[]; lock: boolean }, recordId: number) => {
-    const query = db.selectFrom(recordTableName(shape.tableId)).select([...shape.columns]).where('id', '=', recordId);
+  (shape: OneRowShape) => `${shape.tableId}:${shape.lock}:${shape.version === true}:${shape.columns.join(',')}`,
+  (db: Db, shape: OneRowShape, recordId: number) => {
+    let query = db.selectFrom(recordTableName(shape.tableId)).select([...shape.columns]).where('id', '=', recordId);
+    if (shape.version) query = query.select(metadataVersionColumn.as('metadata_version'));
     return shape.lock ? query.forUpdate() : query;
   },
 );
+
+/**
+ * One record's columns as findRecordRows reads them, and the metadata version the same
+ * statement saw (undefined when the record is not there): a SQLite update confirms its cached
+ * metadata by the read its write makes anyway (record-writes.ts).
+ */
+export async function findRecordRowConfirming(db: Db, tableId: number, recordId: number, columns: readonly string[], lock: boolean): Promise<{ row: RecordRow | undefined; metadataVersion: number | undefined }> {
+  const selected = [...new Set([...systemColumns, ...columns])];
+  const [found] = await selectOneRecordRow(db, { tableId, columns: selected, lock, version: true }, recordId);
+  if (!found) return { row: undefined, metadataVersion: undefined };
+  const { metadata_version: version, ...row } = found as RecordRow & { metadata_version: number | string };
+  return { row: row as RecordRow, metadataVersion: Number(version) };
+}
 
 /**
  * Records by id with the given columns; `lock` locks them until the transaction ends (give
