@@ -35,6 +35,9 @@ export interface ReadRequest {
 
 export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string; overBudget: boolean } };
 
+/** Posted once the connection is open: from then on the thread may be terminated safely (sqlite-read-workers.ts). */
+export const readyMessage = { ready: true } as const;
+
 /**
  * A worker thread that runs record queries on its own read-only connection, so that a long
  * statement never holds the event loop, the writer or the hot read connection. It runs at a
@@ -49,6 +52,7 @@ function serve(): void {
   const statements = createStatementCache(connection);
   lowerThreadPriority();
   if (checkpointEveryMs > 0) setInterval(() => checkpoint(connection), checkpointEveryMs);
+  parentPort!.postMessage(readyMessage);
   parentPort!.on('message', (request: ReadRequest) => {
     setStatementDeadline(request.deadline);
     let reply: ReadReply;

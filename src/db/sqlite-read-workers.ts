@@ -4,7 +4,7 @@ import { QueryTimeoutError } from '../shared/errors.js';
 import { slotsOf, type BoundedReader, type QuerySlots } from './bounded-read.js';
 import { QueryGate, type QueryCaller } from './query-gate.js';
 import { startWorker } from './start-worker.js';
-import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-worker.js';
+import type { ReadReply, ReadRequest, ReadWorkerData, readyMessage } from './sqlite-read-worker.js';
 
 
 /**
@@ -20,11 +20,20 @@ class ReadWorker {
   exited = false;
   /** Terminated by us, past its deadline (not crashed). */
   stopped = false;
+  /**
+   * Settles once the thread has opened its connection (or ended). A thread terminated while it
+   * still loads better-sqlite3 can take the whole process down (N-API's "FatalError" while the
+   * addon registers in an environment being stopped): it is only ever terminated after this.
+   */
+  private readonly started: Promise<void>;
 
   constructor(data: ReadWorkerData, onExit: (worker: ReadWorker) => void) {
     this.worker = startWorker('sqlite-read-worker', data);
     this.worker.unref();
-    this.worker.on('message', (reply: ReadReply) => {
+    let markStarted!: () => void;
+    this.started = new Promise((resolve) => (markStarted = resolve));
+    this.worker.on('message', (reply: ReadReply | typeof readyMessage) => {
+      if ('ready' in reply) return markStarted();
       const pending = this.pending;
       if (!pending || pending.id !== reply.id) return;
       this.pending = null;
@@ -32,6 +41,7 @@ class ReadWorker {
       else pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code, overBudget: reply.error.overBudget }));
     });
     const exit = (error?: Error) => {
+      markStarted();
       if (this.exited) return;
       this.exited = true;
       this.pending?.reject(error ?? new Error('SQLite read worker exited'));
@@ -51,9 +61,10 @@ class ReadWorker {
     });
   }
 
-  terminate(): Promise<number> {
+  async terminate(): Promise<void> {
     this.stopped = true;
-    return this.worker.terminate();
+    await this.started;
+    await this.worker.terminate();
   }
 }
 
