@@ -34,8 +34,7 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, createTurnReads(reader, readerStatements));
-  // Each query worker caches half as much: several hold the same pages, and the OS keeps the file's.
-  const workers = createSqliteReadWorkers(file, { ...querySlotsOf(bounds), cacheKib: Math.ceil(bounds.sqliteCacheKib / 2), checkpointEveryMs: bounds.sqliteCheckpointEveryMs });
+  const workers = createSqliteReadWorkers(file, { ...querySlotsOf(bounds), cacheKib: bounds.sqliteCacheKib, checkpointEveryMs: bounds.sqliteCheckpointEveryMs });
   registerBoundedReader(db, workers);
   return {
     db,

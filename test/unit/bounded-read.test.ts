@@ -41,9 +41,9 @@ describe('bounded record queries', () => {
       }
     }
 
-    it('give the read connection 32 MiB of page cache and each query worker half, unless told less', async () => {
-      expect(await cacheSizes({})).toEqual({ reader: -32 * 1024, worker: -16 * 1024 });
-      expect(await cacheSizes({ sqliteCacheKib: 2048 })).toEqual({ reader: -2048, worker: -1024 });
+    it('give the read connection and each query worker 8 MiB of page cache, unless told less', async () => {
+      expect(await cacheSizes({})).toEqual({ reader: -8 * 1024, worker: -8 * 1024 });
+      expect(await cacheSizes({ sqliteCacheKib: 2048 })).toEqual({ reader: -2048, worker: -2048 });
     });
 
     /** Pages SQLite has in the database file itself (the WAL's not yet copied back are not counted). */
