@@ -204,6 +204,9 @@ export async function findRecordRowsAfter(db: Db, tableId: number, afterId: numb
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
+/** The system columns and `columns`, each once: what a read of stored rows selects. */
+const withSystemColumns = (columns: readonly string[]): string[] => [...new Set([...systemColumns, ...columns])];
+
 interface OneRowShape {
   tableId: number;
   columns: readonly string[];
@@ -212,7 +215,7 @@ interface OneRowShape {
   version?: boolean;
 }
 
-/** One record with some columns, compiled once per table, columns and lock (the read before every update and delete). */
+/** One record with some columns, compiled once per table, columns, lock and version (the read before every update and delete). */
 const selectOneRecordRow = prepareShapedQuery(
   (shape: OneRowShape) => `${shape.tableId}:${shape.lock}:${shape.version === true}:${shape.columns.join(',')}`,
   (db: Db, shape: OneRowShape, recordId: number) => {
@@ -228,8 +231,7 @@ const selectOneRecordRow = prepareShapedQuery(
  * metadata by the read its write makes anyway (record-writes.ts).
  */
 export async function findRecordRowConfirming(db: Db, tableId: number, recordId: number, columns: readonly string[], lock: boolean): Promise<{ row: RecordRow | undefined; metadataVersion: number | undefined }> {
-  const selected = [...new Set([...systemColumns, ...columns])];
-  const [found] = await selectOneRecordRow(db, { tableId, columns: selected, lock, version: true }, recordId);
+  const [found] = await selectOneRecordRow(db, { tableId, columns: withSystemColumns(columns), lock, version: true }, recordId);
   if (!found) return { row: undefined, metadataVersion: undefined };
   const { metadata_version: version, ...row } = found as RecordRow & { metadata_version: number | string };
   return { row: row as RecordRow, metadataVersion: Number(version) };
@@ -242,7 +244,7 @@ export async function findRecordRowConfirming(db: Db, tableId: number, recordId:
  */
 export async function findRecordRows(db: Db, tableId: number, recordIds: readonly number[], columns: readonly string[], lock = false): Promise<RecordRow[]> {
   if (recordIds.length === 0) return [];
-  const selected = [...new Set([...systemColumns, ...columns])];
+  const selected = withSystemColumns(columns);
   if (recordIds.length === 1) return (await selectOneRecordRow(db, { tableId, columns: selected, lock }, recordIds[0])) as RecordRow[];
   let query = db.selectFrom(recordTableName(tableId)).select(selected).where('id', 'in', recordIds);
   if (lock) query = query.forUpdate();
