@@ -1,17 +1,18 @@
 /**
- * `tabula export` runs with V8's young generation bounded to 8 MB a semi-space. V8 grows the
- * young generation with the allocation rate, up to 16 MB a semi-space under Node 22 and 32 under
- * Node 24, and a million-record export allocates fast enough to reach it: 260-285 MB peak RSS
- * under Node 24 against 145-185 MB bounded, at the same speed (docs/decisions.md, "Export
- * memory"). The bound can only be set when node starts, so the command re-executes itself once
- * with the flag (`process.execve`: the same process, its descriptors and terminal kept).
- * `import` keeps V8's sizing: bounded, it ran 8-12 % slower for no less memory (its batches of
- * 1,000 rows outlive the smaller young generation); so does a server, long-lived, whose
- * throughput gains from the room.
+ * `tabula export` and `tabula serve` run with V8's young generation bounded to 8 MB a
+ * semi-space. V8 grows the young generation with the allocation rate, up to 16 MB a semi-space
+ * under Node 22 and 32 under Node 24, and both reach it: a million-record export peaked at
+ * 260-285 MB under Node 24 against 145-185 MB bounded, at the same speed (docs/decisions.md,
+ * "Export memory"); a server under issue 32's load holds 8-13 MB less, at the same requests a
+ * second (decisions.md, "A server's young generation bounded"). The bound can only be set when
+ * node starts, so the command re-executes itself once with the flag (`process.execve`: the same
+ * process, its descriptors and terminal kept). `import` keeps V8's sizing: bounded, it ran
+ * 8-12 % slower for no less memory (its batches of 1,000 rows outlive the smaller young
+ * generation).
  *
  * Free of imports, like node-version.ts: it runs before anything is loaded twice.
  */
-const boundedCommands = new Set(['export']);
+const boundedCommands = new Set(['export', 'serve']);
 const youngGenerationFlag = '--max-semi-space-size';
 const semiSpaceMb = 8;
 

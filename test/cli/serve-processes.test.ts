@@ -32,6 +32,12 @@ describe('tabula serve --processes 2', () => {
     expect(server.stdout().match(/Created the first account/g)).toHaveLength(1);
     expect(server.stdout().match(/^listening on /gm)).toHaveLength(1);
     expect(childrenOf(server.pid)).toHaveLength(2);
+    // The primary re-executed itself with a bounded young generation; its workers inherit the size.
+    if (typeof process.execve === 'function') {
+      for (const pid of [server.pid, ...childrenOf(server.pid)]) {
+        expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((argument) => argument.startsWith('--max-semi'))).toEqual(['--max-semi-space-size=8']);
+      }
+    }
     const { api_key: key } = JSON.parse(fs.readFileSync(path.join(cli.dataDir, 'initial-credentials.json'), 'utf8'));
     // Fresh connections each time: the workers take turns, and every one of them knows the key.
     for (let index = 0; index < 6; index++) {

@@ -117,6 +117,16 @@ describe('tabula serve', () => {
     }
   });
 
+  // process.execve: Node 22.15+ on Unix; /proc: Linux (CI's and this project's machines).
+  it.runIf(typeof process.execve === 'function' && process.platform === 'linux')('runs with a young generation of 8 MB a semi-space: the same process re-executed once, answering as before', { timeout: cliTestTimeout }, async () => {
+    cli = await createCli();
+    const server = await cli.startServer();
+    const commandLine = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
+    expect(commandLine.filter((argument) => argument.startsWith('--max-semi'))).toEqual(['--max-semi-space-size=8']);
+    expect(commandLine).toContain('serve');
+    expect((await server.request('GET', '/healthz')).status).toBe(200);
+  });
+
   it('fails before creating anything, naming the port, when the port is taken', { timeout: cliTestTimeout }, async () => {
     cli = await createCli();
     const server = await cli.startServer();

@@ -3,7 +3,7 @@ import { boundedHeapArgv } from '../../src/command-heap.js';
 
 const base = { execArgv: [] as string[], nodeOptions: undefined as string | undefined, execPath: '/usr/bin/node' };
 
-describe('the young generation of tabula export', () => {
+describe('the young generation of tabula export and tabula serve', () => {
   it('re-executes export with an 8 MB semi-space, keeping node flags, script and arguments in order', () => {
     expect(boundedHeapArgv({ ...base, argv: ['/usr/bin/node', '/app/dist/main.js', 'export', '--table', '2'] })).toEqual([
       '/usr/bin/node',
@@ -25,8 +25,12 @@ describe('the young generation of tabula export', () => {
     ]);
   });
 
+  it('re-executes serve the same way (cluster workers inherit the flag through execArgv)', () => {
+    expect(boundedHeapArgv({ ...base, argv: ['node', '/app/dist/main.js', 'serve', '--port', '8080'] })).toEqual(['/usr/bin/node', '--max-semi-space-size=8', '/app/dist/main.js', 'serve', '--port', '8080']);
+  });
+
   it('leaves every other command, and no command, to V8', () => {
-    for (const command of ['serve', 'import', 'init', 'keys', 'migrate', '--help', 'exports']) expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js', command] })).toBeNull();
+    for (const command of ['import', 'init', 'keys', 'migrate', '--help', 'exports']) expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js', command] })).toBeNull();
     expect(boundedHeapArgv({ ...base, argv: ['node', 'main.js'] })).toBeNull();
   });
 
