@@ -3,7 +3,7 @@
  * semi-space. V8 grows the young generation with the allocation rate, up to 16 MB a semi-space
  * under Node 22 and 32 under Node 24, and both reach it: a million-record export peaked at
  * 260-285 MB under Node 24 against 145-185 MB bounded, at the same speed (docs/decisions.md,
- * "Export memory"); a server under issue 32's load holds 8-13 MB less, at the same requests a
+ * "Export memory"); a server under issue 32's load holds 6-18 MB less, at the same requests a
  * second (decisions.md, "A server's young generation bounded"). The bound can only be set when
  * node starts, so the command re-executes itself once with the flag (`process.execve`: the same
  * process, its descriptors and terminal kept). `import` keeps V8's sizing: bounded, it ran

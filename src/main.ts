@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `tabula` entry point: the Node.js version first, the young generation of `tabula export` (command-heap.ts), then the command line (cli/tabula.ts). */
+/** The `tabula` entry point: the Node.js version first, the young generation of `tabula export` and `tabula serve` (command-heap.ts), then the command line (cli/tabula.ts). */
 import path from 'node:path';
 import { reexecWithBoundedHeap } from './command-heap.js';
 import { nodeVersionProblem } from './node-version.js';
