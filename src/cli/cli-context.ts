@@ -41,9 +41,9 @@ export async function withContainer<T>(data: string | undefined, work: (containe
 
 /**
  * A command reads what it needs once (an export streams the table through once), so SQLite's
- * page cache saves it nothing the OS's file cache does not: 2 MiB for each connection, a
- * quarter of a server's. Measured in docs/decisions.md, "Export memory" (when a server's was
- * 32 MiB, a fifth of an export's memory).
+ * page cache saves it nothing the OS's file cache does not: 2 MiB for its read connection and
+ * each query worker, a quarter of a server's (the writer keeps better-sqlite3's 16 MB). Measured
+ * in docs/decisions.md, "Export memory" (when a server's was 32 MiB, a fifth of an export's memory).
  */
 const commandCacheKib = 2 * 1024;
 

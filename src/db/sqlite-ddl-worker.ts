@@ -14,8 +14,8 @@ const connection = new SqliteDatabase(file);
 /**
  * The page cache of the build's connection, which also sizes SQLite's sorter: better-sqlite3's
  * default is 16 MB. Building a 1,000,000-record index took the server's peak RSS 43-65 MB over
- * its start with it and 17-35 MB with 2 MiB, in 2.6-4.0 s against 2.2-2.3 (the sort spills to
- * its temporary file in smaller runs, merged as fast; docs/decisions.md, "An index build's cache").
+ * its start with it and 17-35 MB with 2 MiB, in 2.6-4.0 s against 2.2-2.3 (docs/decisions.md,
+ * "An index build's cache").
  */
 const buildCacheKib = 2 * 1024;
 let reply: DdlReply;
