@@ -155,6 +155,20 @@ describe.each(['sqlite', 'postgres'] as const)('compiled query SQL on %s', (name
     expect(desc.sql).toContain(`order by ${folded} desc nulls last, id asc`);
   });
 
+  it('notes whether a compile consulted the clock, the caller, the users or the visible tables: only one that did not may be kept', async () => {
+    const consulted = async (where: Record<string, unknown>) => {
+      const reads = { environment: false };
+      await compileConditions(parseQueryBody({ where }, 'count').where, fields, environment(name), reads);
+      return reads.environment;
+    };
+    for (const where of [{ name: 'x' }, { amount: ['>', 3] }, { done: true }, { status: 'Open' }, { tags: 'red' }, { owner: null }, { day: null }]) {
+      expect(await consulted(where), JSON.stringify(where)).toBe(false);
+    }
+    for (const where of [{ day: 'today' }, { day: '2024-03-01' }, { moment: ['<', '-1m'] }, { owner: 7 }, { owner: '@me' }, { owner: 'someone@example.com' }, { team: '@me' }, { ref: 9876 }]) {
+      expect(await consulted(where), JSON.stringify(where)).toBe(true);
+    }
+  });
+
   it('nests many conditions as a balanced tree (SQLite limits expression depth to 1000)', async () => {
     const filters = Array.from({ length: 1000 }, (_, i) => ({ column: 'amount', compare: '!=', value: i, connector: i % 10 === 0 ? 'OR' : 'AND' }));
     const { sql: text, parameters } = await compileWhere(name, { filters });

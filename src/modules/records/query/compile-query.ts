@@ -41,8 +41,47 @@ function joinBalanced(parts: readonly RawBuilder<boolean>[], connector: 'and' | 
   return sql<boolean>`(${joinBalanced(parts.slice(0, middle), connector)} ${sql.raw(connector)} ${joinBalanced(parts.slice(middle), connector)})`;
 }
 
+/**
+ * Whether a compile consulted anything besides the conditions, the fields and the dialect: the
+ * clock (date tokens), the caller (`@me`), the account's users (an email) or the tables the
+ * caller sees (a lookup). One that consulted none of them makes the same SQL for the same
+ * conditions on the same fields, so it may be kept (record-queries.ts).
+ */
+export interface CompileReads {
+  environment: boolean;
+}
+
+/** A field's filter context, which notes in `reads` whatever of the environment the field type consults. */
+function watchedContext(env: FilterEnvironment, column: RawBuilder<unknown>, reads: CompileReads): FilterContext {
+  return {
+    dialect: env.dialect,
+    column,
+    get actor() {
+      reads.environment = true;
+      return env.actor;
+    },
+    get clock() {
+      reads.environment = true;
+      return env.clock;
+    },
+    resolveUserReference(value) {
+      reads.environment = true;
+      return env.resolveUserReference(value);
+    },
+    isVisibleTable(tableId) {
+      reads.environment = true;
+      return env.isVisibleTable(tableId);
+    },
+  };
+}
+
 /** OR of AND-groups → one SQL condition; null when nothing restricts. */
-export async function compileConditions(groups: ConditionGroups, fields: ReadonlyMap<string, Field>, env: FilterEnvironment): Promise<RawBuilder<boolean> | null> {
+export async function compileConditions(
+  groups: ConditionGroups,
+  fields: ReadonlyMap<string, Field>,
+  env: FilterEnvironment,
+  reads: CompileReads = { environment: false },
+): Promise<RawBuilder<boolean> | null> {
   if (groups.length === 0) return null;
   const compiledGroups: RawBuilder<boolean>[] = [];
   for (const group of groups) {
@@ -56,7 +95,7 @@ export async function compileConditions(groups: ConditionGroups, fields: Readonl
       if ((op === 'contains' || op === 'starts_with' || op === 'ends_with') && typeof condition.value === 'string' && isOverPatternLength(condition.value)) {
         throw new ValidationError(`Invalid filter: ${field.slug}: a ${op.replace('_', ' ')} value must be at most ${maxPatternLength} characters`, ErrorCode.invalidFilter);
       }
-      parts.push(await getFieldType(field.type).compileFilter(op, condition.value, field, { ...env, column: columnOf(field) }));
+      parts.push(await getFieldType(field.type).compileFilter(op, condition.value, field, watchedContext(env, columnOf(field), reads)));
     }
     compiledGroups.push(joinBalanced(parts, 'and'));
   }
