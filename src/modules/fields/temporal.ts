@@ -3,6 +3,7 @@ import { isDateToken, resolveDateToken, type TemporalKind } from './date-tokens.
 import { readIsoDateTime } from './iso-datetime.js';
 import type { Field } from './field.js';
 import type { FieldType } from './field-type.js';
+import type { FilterContext } from './value-context.js';
 import { compareEmptiness, compareScalar, describe, FieldValueError, filterError, plainTitleText, unsupportedOperator } from './value-helpers.js';
 
 const patterns: Record<TemporalKind, RegExp> = {
@@ -46,13 +47,17 @@ function normalizeDateTime(kind: TemporalKind, value: string, refuse: (reason: s
   return reading.kind === 'utc' ? reading.value : value;
 }
 
-/** A filter value: a literal (a datetime field also takes a date, meaning 00:00:00) or a date token. */
-function resolveFilterValue(kind: TemporalKind, raw: unknown, field: Field, clock: Parameters<typeof resolveDateToken>[2]): string {
+/**
+ * A filter value: a literal (a datetime field also takes a date, meaning 00:00:00) or a date
+ * token. Only a token reads the clock: a query of literals compiles alike at any time, and may
+ * be kept compiled (records/record-queries.ts).
+ */
+function resolveFilterValue(kind: TemporalKind, raw: unknown, field: Field, ctx: Pick<FilterContext, 'clock'>): string {
   if (typeof raw !== 'string') throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(raw)}`);
   const value = normalizeDateTime(kind, raw, (reason) => filterError(field, `${describe(raw)} (${reason})`));
   if (isValidTemporal(kind, value)) return value;
   if (kind === 'datetime' && isValidTemporal('date', value)) return `${value} 00:00:00`;
-  if (isDateToken(value)) return resolveDateToken(value, kind, clock, field.slug);
+  if (isDateToken(value)) return resolveDateToken(value, kind, ctx.clock, field.slug);
   throw filterError(field, `expected a ${formats[kind]} value or a date token, got ${describe(raw)}`);
 }
 
@@ -83,7 +88,7 @@ function temporal(kind: TemporalKind): FieldType {
       if (op === 'empty' || op === 'not_empty') return compareEmptiness(op, ctx.column);
       if (op === 'contains' || op === 'starts_with' || op === 'ends_with') throw unsupportedOperator(field, op);
       if ((op === 'eq' || op === 'ne') && (value === null || value === '')) return compareEmptiness(op === 'eq' ? 'empty' : 'not_empty', ctx.column);
-      return compareScalar(op, ctx.column, resolveFilterValue(kind, value, field, ctx.clock));
+      return compareScalar(op, ctx.column, resolveFilterValue(kind, value, field, ctx));
     },
   };
 }
