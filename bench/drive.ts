@@ -6,6 +6,8 @@ export interface Measurement {
   p50: number;
   p99: number;
   errors: number;
+  /** What the errors were: each status other than 2xx, timeouts and other connection errors, with their counts ('' when none). */
+  failures: string;
 }
 
 export type NextRequest = () => { method: 'GET' | 'POST'; path: string; body?: unknown };
@@ -47,5 +49,18 @@ export function combine(results: autocannon.Result[]): Measurement {
     p50: median(results.map((r) => r.latency.p50)),
     p99: median(results.map((r) => r.latency.p99)),
     errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+    failures: describeFailures(results),
   };
+}
+
+/** `400 ×2, timeouts ×1`: the answers other than 2xx by status, then the requests that got none. */
+function describeFailures(results: autocannon.Result[]): string {
+  const counts = new Map<string, number>();
+  const add = (kind: string, count: number) => count > 0 && counts.set(kind, (counts.get(kind) ?? 0) + count);
+  for (const r of results) {
+    for (const [status, { count }] of Object.entries(r.statusCodeStats ?? {})) if (!status.startsWith('2')) add(status, count ?? 0);
+    add('timeouts', r.timeouts);
+    add('connection errors', r.errors - r.timeouts);
+  }
+  return [...counts].map(([kind, count]) => `${kind} ×${count}`).join(', ');
 }

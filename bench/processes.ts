@@ -1,16 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 
-/** Starts a server process and resolves with its URL once it prints `listening on <url>`. */
-export function startProcess(command: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * Starts a server process and resolves with its URL once it prints `listening on <url>`.
+ * `logFile`: where its output goes on after that (its warnings and errors), kept to be read after a run.
+ */
+export function startProcess(command: string, args: string[], env: Record<string, string>, logFile?: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk) => {
+    const listening = (chunk: Buffer) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1] });
-    });
+      if (!match) return;
+      child.stdout!.off('data', listening);
+      if (logFile) child.stdout!.pipe(fs.createWriteStream(logFile, { flags: 'a' }));
+      else child.stdout!.resume();
+      resolve({ child, url: match[1] });
+    };
+    child.stdout!.on('data', listening);
     child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${output}`)));
   });
 }

@@ -467,8 +467,10 @@ const indexShapes = new Set(['list', 'list-deep', 'list-newest', 'search-list', 
 const list = { where: { stage: 'won' }, order_by: 'amount', order_dir: 'D', limit: 100 };
 const listNewest = { where: { stage: 'won' }, order_by: 'created_at', order_dir: 'D', limit: 100 };
 
+/** The server's warnings and errors through a run, appended to the dataset's `server.log`. */
 function startServer(dbEnv: Record<string, string>, extra: Record<string, string> = {}) {
-  return startProcess(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--data', dataDir], { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...extra });
+  const args = ['dist/main.js', 'serve', '--port', '0', '--data', dataDir];
+  return startProcess(process.execPath, args, { ...dbEnv, TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn', ...extra }, path.join(dataDir, 'server.log'));
 }
 
 /** A server the shapes drive: its address, and its process for RSS and CPU time. */
@@ -542,7 +544,7 @@ async function measureShapes(server: Side, floor: Side, bare: Side | null, shape
       const perSecond = (measurement: Measurement) => Math.round(measurement.requestsPerSecond * shape.recordsPerRequest!);
       recordLines.push(`| ${shape.name} | ${perSecond(tabula)} records/s | | | ${perSecond(floored)} records/s | | | ${shareOf(floored)} | (${shape.recordsPerRequest} records a request) | | | | |`);
     }
-    const errors = tabula.errors || floored.errors || bared?.errors ? ` errors: ${tabula.errors}/${floored.errors}${bared ? `/${bared.errors}` : ''}` : '';
+    const errors = tabula.errors || floored.errors || bared?.errors ? ` errors: ${tabula.errors}/${floored.errors}${bared ? `/${bared.errors}` : ''}${tabula.failures ? ` (Tabula: ${tabula.failures})` : ''}` : '';
     rowsOut.push(
       `| ${shape.name} | ${tabula.requestsPerSecond.toFixed(0)} | ${tabula.p50} | ${tabula.p99} | ${floored.requestsPerSecond.toFixed(0)} | ${floored.p50} | ${floored.p99} | ${shareOf(floored)} | ${maxRss.toFixed(0)} | ${bared ? bared.requestsPerSecond.toFixed(0) : ''} | ${shareOf(bared)} | ${tabulaSlices.cpuPerRequest()} | ${bared ? bareSlices.cpuPerRequest() : ''} |${errors}`,
     );
