@@ -1,0 +1,84 @@
+/**
+ * `node --import tsx bench/compare-builds.ts --before <dist> --after <dist> --dataset <name> --db sqlite|postgres --shape count|get|create|update|list`:
+ * the server CPU a request of two builds of `tabula serve` on one dataset `npm run bench` made,
+ * the steadier measure on a shared machine whose speed moves from minute to minute. Each build
+ * runs alone, `--amount` requests of 10 connections a round, the two alternating for
+ * `--rounds` rounds (ABBA…); the CPU is read from /proc/<pid>/stat around each round. SQLite:
+ * each build on its own copy of the dataset; PostgreSQL: both on the dataset's database.
+ * Prints each round's µs a request, the medians and their ratio (after / before).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRandom, makeRecord } from './dataset.js';
+import { makeDrive, median, type NextRequest } from './drive.js';
+import { readCpuMs, startProcess, stopProcess } from './processes.js';
+
+const { values: options } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: 'dist' },
+    dataset: { type: 'string' },
+    db: { type: 'string', default: 'sqlite' },
+    shape: { type: 'string', default: 'count' },
+    rows: { type: 'string', default: '1000000' },
+    rounds: { type: 'string', default: '4' },
+    amount: { type: 'string', default: '30000' },
+  },
+});
+if (!options.before || !options.dataset) throw new Error('--before <dist> and --dataset <name> are needed');
+const dataDir = path.join(os.tmpdir(), options.dataset);
+const dataset = JSON.parse(fs.readFileSync(path.join(dataDir, 'bench.json'), 'utf8')) as { tableId: number; apiKey: string; userIds: number[] };
+const adminUrl = process.env.TABULA_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function start(dist: string, side: string) {
+  const env: Record<string, string> = { TABULA_RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' };
+  let data = dataDir;
+  if (options.db === 'postgres') env.DATABASE_URL = adminUrl.replace(/\/[^/]*$/, `/${options.dataset}`);
+  else {
+    data = path.join(os.tmpdir(), `${options.dataset}-compare-${side}`);
+    fs.rmSync(data, { recursive: true, force: true });
+    fs.cpSync(dataDir, data, { recursive: true });
+  }
+  return { data, ...(await startProcess(process.execPath, [path.join(dist, 'main.js'), 'serve', '--port', '0', '--data', data], env)) };
+}
+
+const random = createRandom(7);
+const t = `/api/table/${dataset.tableId}`;
+const id = () => 1 + random.int(Number(options.rows));
+const shapes: Record<string, NextRequest> = {
+  get: () => ({ method: 'GET', path: `${t}/record/${id()}/get` }),
+  count: () => ({ method: 'POST', path: `${t}/records/count`, body: { where: { stage: 'won' } } }),
+  list: () => ({ method: 'POST', path: `${t}/records/query`, body: { where: { stage: 'won' }, limit: 20 } }),
+  create: () => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(random, dataset.userIds) } }),
+  update: () => ({ method: 'POST', path: `${t}/record/${id()}/update`, body: { data: { amount: random.int(1_000_000) / 100 } } }),
+};
+const next = shapes[options.shape!];
+if (!next) throw new Error(`--shape: one of ${Object.keys(shapes).join(', ')}`);
+const amount = Number(options.amount);
+const drive = makeDrive(10);
+const auth = { authorization: `Bearer ${dataset.apiKey}` };
+
+const builds = [options.before, options.after!];
+const servers = [await start(builds[0], 'before'), await start(builds[1], 'after')];
+const perRequest: number[][] = [[], []];
+try {
+  for (const server of servers) await drive(server.url, 0, next, auth, Math.ceil(amount / 4));
+  for (let round = 0; round < Number(options.rounds); round += 1) {
+    for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const pid = servers[side].child.pid!;
+      const cpuBefore = readCpuMs(pid);
+      const result = await drive(servers[side].url, 0, next, auth, amount);
+      if (result.errors || result.non2xx) throw new Error(`${builds[side]}: ${result.errors + result.non2xx} requests failed`);
+      perRequest[side].push((1000 * (readCpuMs(pid) - cpuBefore)) / result.requests.total);
+    }
+  }
+} finally {
+  for (const server of servers) {
+    await stopProcess(server.child);
+    if (server.data !== dataDir) fs.rmSync(server.data, { recursive: true, force: true });
+  }
+}
+for (const side of [0, 1]) console.log(`${builds[side]}: µs of server CPU a request ${perRequest[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(perRequest[side]).toFixed(1)})`);
+console.log(`${options.db} ${options.shape}: after / before ${(median(perRequest[1]) / median(perRequest[0])).toFixed(3)}`);
