@@ -45,9 +45,12 @@ interface CompiledQuery {
   cheapPerRow: boolean;
 }
 
-/** Compiled queries kept per table fields, and the longest query key kept (a few hundred conditions). */
-const maxKeptQueries = 64;
-const maxKeptQueryKey = 8192;
+/**
+ * Compiled queries kept in a process, of every table together, and the longest query key kept
+ * (a few dozen conditions): a few MB at the most, however many tables and queries callers try.
+ */
+const maxKeptQueries = 256;
+const maxKeptQueryKey = 4096;
 
 /** Record queries: query, count, ids and export, and the check of a saved view's query. */
 export function createRecordQueries(deps: {
@@ -72,9 +75,10 @@ export function createRecordQueries(deps: {
   // a statement in the turn's read transaction (db/sqlite-turn-reads.ts).
   const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId), { beginAfter: nextTurn });
   const countsByKey = createSharedRuns<string, { count: number; rows: number }>();
-  // Compiled queries by the table's fields list, which a field change replaces (a new list, with
-  // no entries), and by the query's conditions, search and order (compileQuery).
-  const compiledQueries = new WeakMap<readonly Field[], Map<string, CompiledQuery>>();
+  // Compiled queries by table and query (its conditions, search and order: compileQuery), each
+  // with the table's fields list it was compiled for: a field change replaces the list, and the
+  // entry is compiled anew.
+  const compiledQueries = new Map<string, { fields: readonly Field[]; compiled: CompiledQuery }>();
   const conditionKeys = new WeakMap<RawBuilder<boolean>, string>();
   const maxResponseSize = deps.maxResponseSize;
 
@@ -112,9 +116,9 @@ export function createRecordQueries(deps: {
     const searchOnly = unconditioned && query.limit !== null && (orderBy === null || (orderBy === 'id' && orderDir === 'asc'));
     const firstMatches = searchOnly ? query.limit! + query.offset! : undefined;
     // A view's filters and order are in the key as they are now: an edit of the view is another query.
-    const key = JSON.stringify([conditions, query.search, orderBy, orderDir, query.search === null ? null : (firstMatches ?? null)]);
-    const kept = compiledQueries.get(table.fields)?.get(key);
-    if (kept) return kept;
+    const key = `${table.id}:${JSON.stringify([conditions, query.search, orderBy, orderDir, query.search === null ? null : (firstMatches ?? null)])}`;
+    const kept = compiledQueries.get(key);
+    if (kept?.fields === table.fields) return kept.compiled;
     const reads: CompileReads = { environment: false };
     const parts = [];
     for (const groups of conditions) parts.push(await compileConditions(groups, table.fieldsBySlug, contexts.filter, reads));
@@ -131,16 +135,15 @@ export function createRecordQueries(deps: {
       shape: shapeOfQuery(conditions, orderBy, orderDir, table.fieldsBySlug),
       cheapPerRow: search === null && isCheapPerRow(conditions, orderBy, table.fieldsBySlug),
     };
-    if (!reads.environment && key.length <= maxKeptQueryKey) keepCompiled(table.fields, key, compiled);
+    if (!reads.environment && key.length <= maxKeptQueryKey) keepCompiled(key, table.fields, compiled);
     return compiled;
   }
 
-  /** Keeps a compiled query for its table's fields, the first kept going first past the limit. */
-  function keepCompiled(fields: readonly Field[], key: string, compiled: CompiledQuery): void {
-    let byKey = compiledQueries.get(fields);
-    if (!byKey) compiledQueries.set(fields, (byKey = new Map()));
-    if (byKey.size >= maxKeptQueries) byKey.delete(byKey.keys().next().value!);
-    byKey.set(key, compiled);
+  /** Keeps a compiled query, the first kept going first past the limit. */
+  function keepCompiled(key: string, fields: readonly Field[], compiled: CompiledQuery): void {
+    compiledQueries.delete(key);
+    if (compiledQueries.size >= maxKeptQueries) compiledQueries.delete(compiledQueries.keys().next().value!);
+    compiledQueries.set(key, { fields, compiled });
   }
 
   /** A condition's compiled SQL and parameters, as a count's cache key: compiled once per kept query. */

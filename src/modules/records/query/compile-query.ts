@@ -43,8 +43,8 @@ function joinBalanced(parts: readonly RawBuilder<boolean>[], connector: 'and' | 
 
 /**
  * Whether a compile consulted anything besides the conditions, the fields and the dialect: the
- * clock (date tokens), the caller (`@me`), the account's users (an email) or the tables the
- * caller sees (a lookup). One that consulted none of them makes the same SQL for the same
+ * clock (a date token), the caller (`@me`), the account's users (a user filter) or the tables
+ * the caller sees (a lookup). One that consulted none of them makes the same SQL for the same
  * conditions on the same fields, so it may be kept (record-queries.ts).
  */
 export interface CompileReads {
