@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/compare-builds.ts --before <dist> --after <dist> --dataset <name> --db sqlite|postgres --shape count|get|create|update|list`:
+ * `node --import tsx bench/compare-builds.ts --before <dist> --after <dist> --dataset <name> --db sqlite|postgres --shape count|get|list|create|update`:
  * the server CPU a request of two builds of `tabula serve` on one dataset `npm run bench` made,
  * the steadier measure on a shared machine whose speed moves from minute to minute. Each build
  * runs alone, `--amount` requests of 10 connections a round, the two alternating for
@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRandom, makeRecord } from './dataset.js';
-import { makeDrive, median, type NextRequest } from './drive.js';
+import { makeDrive, median } from './drive.js';
+import { requestShapes } from './request-shapes.js';
 import { readCpuMs, startProcess, stopProcess } from './processes.js';
 
 const { values: options } = parseArgs({
@@ -44,18 +44,8 @@ async function start(dist: string, side: string) {
   return { data, ...(await startProcess(process.execPath, [path.join(dist, 'main.js'), 'serve', '--port', '0', '--data', data], env)) };
 }
 
-const random = createRandom(7);
-const t = `/api/table/${dataset.tableId}`;
-const id = () => 1 + random.int(Number(options.rows));
-const shapes: Record<string, NextRequest> = {
-  get: () => ({ method: 'GET', path: `${t}/record/${id()}/get` }),
-  count: () => ({ method: 'POST', path: `${t}/records/count`, body: { where: { stage: 'won' } } }),
-  list: () => ({ method: 'POST', path: `${t}/records/query`, body: { where: { stage: 'won' }, limit: 20 } }),
-  create: () => ({ method: 'POST', path: `${t}/records/create`, body: { data: makeRecord(random, dataset.userIds) } }),
-  update: () => ({ method: 'POST', path: `${t}/record/${id()}/update`, body: { data: { amount: random.int(1_000_000) / 100 } } }),
-};
-const next = shapes[options.shape!];
-if (!next) throw new Error(`--shape: one of ${Object.keys(shapes).join(', ')}`);
+const next = requestShapes(dataset, Number(options.rows), { seed: 7 })[options.shape!];
+if (!next) throw new Error(`unknown --shape ${options.shape}`);
 const amount = Number(options.amount);
 const drive = makeDrive(10);
 const auth = { authorization: `Bearer ${dataset.apiKey}` };

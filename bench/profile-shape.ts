@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRandom, makeRecord } from './dataset.js';
 import { makeDrive } from './drive.js';
+import { requestShapes } from './request-shapes.js';
 import { startProcess, stopProcess } from './processes.js';
 import { stageShares } from './profile-stages.js';
 
@@ -40,19 +40,9 @@ const server = await startProcess(process.execPath, ['--cpu-prof', '--cpu-prof-d
   TABULA_RATE_LIMIT_PER_MINUTE: '1000000000',
   LOG_LEVEL: 'warn',
 });
-const random = createRandom(3);
-const t = `/api/table/${dataset.tableId}`;
-const id = () => 1 + random.int(rows);
-let nextDelete = Number(options['first-delete'] ?? Math.floor(rows / 3));
-const next = {
-  get: () => ({ method: 'GET' as const, path: `${t}/record/${id()}/get` }),
-  count: () => ({ method: 'POST' as const, path: `${t}/records/count`, body: { where: { stage: 'won' } } }),
-  create: () => ({ method: 'POST' as const, path: `${t}/records/create`, body: { data: makeRecord(random, dataset.userIds) } }),
-  update: () => ({ method: 'POST' as const, path: `${t}/record/${id()}/update`, body: { data: { amount: random.int(1_000_000) / 100 } } }),
-  // Deletes walk up from `--first-delete` (default: past the ids `npm run bench`'s delete shape takes first).
-  delete: () => ({ method: 'POST' as const, path: `${t}/record/${nextDelete++}/delete` }),
-  'create-batch': () => ({ method: 'POST' as const, path: `${t}/records/create_batch`, body: { records: Array.from({ length: 1000 }, () => ({ data: makeRecord(random, dataset.userIds) })) } }),
-}[options.shape as 'get' | 'count' | 'create' | 'update' | 'delete' | 'create-batch'];
+// Deletes walk up from `--first-delete` (default: past the ids `npm run bench`'s delete shape takes first).
+const next = requestShapes(dataset, rows, { seed: 3, firstDelete: options['first-delete'] === undefined ? undefined : Number(options['first-delete']) })[options.shape!];
+if (!next) throw new Error(`unknown --shape ${options.shape}`);
 const drive = makeDrive(10);
 const auth = { authorization: `Bearer ${dataset.apiKey}` };
 await drive(server.url, 2, next, auth);
