@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { SystemSchema } from './schema.js';
 import { getDialect } from './dialect.js';
 import { querySlotsOf, withProgressTicks, type Database, type QueryBounds } from './database-engine.js';
@@ -30,7 +30,7 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   // A query worker checkpoints in the background; the writer's own checkpoints, at a WAL eight
   // times SQLite's default, are only the backstop for when that worker is held by a long query.
   if (bounds.sqliteCheckpointEveryMs > 0) connection.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);
-  const db = new Kysely<SystemSchema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const db = new Kysely<SystemSchema>({ dialect: new WriterDialect({ database: withStatementCache(connection) }) });
   const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, createTurnReads(reader, readerStatements));
@@ -49,6 +49,30 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
       reader.close();
     },
   };
+}
+
+/**
+ * The writer's transactions begin IMMEDIATE: each takes the write lock at its start, waiting
+ * for another connection's write as any write does. A deferred one that reads before it writes
+ * (an update reads its row first) is refused at its first write when another connection
+ * committed in between (SQLITE_BUSY_SNAPSHOT, which no busy timeout retries: a 503 to the
+ * caller). Seen in CI: a `tabula changes tail --follow` process's search catch-up committed
+ * between a server update's read and its write.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class WriterDialect extends SqliteDialect {
+  constructor(private readonly writerConfig: SqliteDialectConfig) {
+    super(writerConfig);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.writerConfig);
+  }
 }
 
 /**
