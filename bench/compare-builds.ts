@@ -25,6 +25,7 @@ const { values: options } = parseArgs({
     rows: { type: 'string', default: '1000000' },
     rounds: { type: 'string', default: '4' },
     amount: { type: 'string', default: '30000' },
+    seconds: { type: 'string' },
   },
 });
 if (!options.before || !options.dataset) throw new Error('--before <dist> and --dataset <name> are needed');
@@ -47,21 +48,30 @@ async function start(dist: string, side: string) {
 const next = requestShapes(dataset, Number(options.rows), { seed: 7 })[options.shape!];
 if (!next) throw new Error(`unknown --shape ${options.shape}`);
 const amount = Number(options.amount);
+/** `--seconds`: each round runs this long instead of `--amount` requests (for requests a second: autocannon ends an amount on its one-second tick). */
+const seconds = Number(options.seconds ?? 0);
 const drive = makeDrive(10);
 const auth = { authorization: `Bearer ${dataset.apiKey}` };
 
 const builds = [options.before, options.after!];
 const servers = [await start(builds[0], 'before'), await start(builds[1], 'after')];
 const perRequest: number[][] = [[], []];
+const rates: number[][] = [[], []];
+/** The main thread's CPU alone (its thread id is the process id): what bounds a server's requests a second. */
+const mainThread: number[][] = [[], []];
 try {
   for (const server of servers) await drive(server.url, 0, next, auth, Math.ceil(amount / 4));
   for (let round = 0; round < Number(options.rounds); round += 1) {
     for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) {
       const pid = servers[side].child.pid!;
       const cpuBefore = readCpuMs(pid);
-      const result = await drive(servers[side].url, 0, next, auth, amount);
+      const mainBefore = readCpuMs(pid, pid);
+      const startedAt = performance.now();
+      const result = seconds > 0 ? await drive(servers[side].url, seconds, next, auth) : await drive(servers[side].url, 0, next, auth, amount);
       if (result.errors || result.non2xx) throw new Error(`${builds[side]}: ${result.errors + result.non2xx} requests failed`);
       perRequest[side].push((1000 * (readCpuMs(pid) - cpuBefore)) / result.requests.total);
+      mainThread[side].push((1000 * (readCpuMs(pid, pid) - mainBefore)) / result.requests.total);
+      rates[side].push(seconds > 0 ? result.requests.total / seconds : (1000 * result.requests.total) / (performance.now() - startedAt));
     }
   }
 } finally {
@@ -70,5 +80,9 @@ try {
     if (server.data !== dataDir) fs.rmSync(server.data, { recursive: true, force: true });
   }
 }
-for (const side of [0, 1]) console.log(`${builds[side]}: µs of server CPU a request ${perRequest[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(perRequest[side]).toFixed(1)})`);
-console.log(`${options.db} ${options.shape}: after / before ${(median(perRequest[1]) / median(perRequest[0])).toFixed(3)}`);
+for (const side of [0, 1]) {
+  console.log(`${builds[side]}: µs of server CPU a request ${perRequest[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(perRequest[side]).toFixed(1)})`);
+  console.log(`${builds[side]}: µs of the main thread's CPU a request ${mainThread[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(mainThread[side]).toFixed(1)})`);
+  console.log(`${builds[side]}: requests a second ${rates[side].map((v) => v.toFixed(0)).join(', ')} (median ${median(rates[side]).toFixed(0)})`);
+}
+console.log(`${options.db} ${options.shape}: after / before ${(median(perRequest[1]) / median(perRequest[0])).toFixed(3)} (CPU), ${(median(mainThread[1]) / median(mainThread[0])).toFixed(3)} (main thread), ${(median(rates[1]) / median(rates[0])).toFixed(3)} (requests a second)`);

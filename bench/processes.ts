@@ -52,8 +52,8 @@ export function resetPeakRss(pid: number): void {
 }
 
 /** CPU time the process has used so far (user + system, every thread), in ms: /proc/<pid>/stat's utime and stime, in clock ticks of 10 ms. */
-export function readCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+export function readCpuMs(pid: number, thread?: number): number {
+  const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;

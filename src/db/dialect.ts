@@ -46,11 +46,13 @@ export interface Dialect {
   readonly queuesChanges: boolean;
   /** Held by the sequencer until its commit, so that one sequencer runs at a time across processes; null without a sequencer. */
   readonly changeLogLock: RawBuilder<unknown> | null;
-  /** Tells other processes that the change log grew (PostgreSQL NOTIFY); null on SQLite (one process). */
-  readonly changeLogWakeUp: RawBuilder<unknown> | null;
 }
 
-/** The NOTIFY channel of change-log wake-ups (the log stays the truth; a wake-up carries nothing). */
+/**
+ * The NOTIFY channel of change-log wake-ups (the log stays the truth; a wake-up carries nothing):
+ * PostgreSQL's sequencer statement sends one when it moved changes into the log
+ * (changes.repository.ts), delivered at its commit.
+ */
 export const changeLogChannel = 'tabula_changes';
 
 /**
@@ -86,7 +88,6 @@ const sqliteDialect: Dialect = {
   idList: (orderBy) => sql<string>`coalesce(group_concat(id, ',' order by ${sql.join(orderBy)}), '')`,
   queuesChanges: false,
   changeLogLock: null,
-  changeLogWakeUp: null,
 };
 
 const postgresDialect: Dialect = {
@@ -107,7 +108,6 @@ const postgresDialect: Dialect = {
   queuesChanges: true,
   // Any constant both sides agree on: the change log's one lock.
   changeLogLock: sql`select pg_advisory_xact_lock(7215001)`,
-  changeLogWakeUp: sql`select pg_notify(${sql.lit(changeLogChannel)}, '')`,
 };
 
 export function getDialect(name: DialectName): Dialect {

@@ -77,6 +77,23 @@ describe(`writes sharing a commit (${testEngine})`, () => {
     expect(await committedRows()).toBe(20);
   });
 
+  it('takes into one commit a write asked on the next turn, as a create asks after its turn of reads', async () => {
+    const inGroup = createGroupCommit(opened.db, { bounds: unhurried });
+    const seenOutside: number[] = [];
+    const write = (n: number) =>
+      inGroup(async (trx) => {
+        await sql`insert into group_rows (id, label) values (${n}, ${`w${n}`})`.execute(trx);
+        seenOutside.push(await committedRows());
+      });
+    const first = write(1);
+    // Asked on the turn after the first: as db/sqlite-turn-reads.ts resolves a turn's reads.
+    const second = new Promise<void>((resolve, reject) => setImmediate(() => write(2).then(resolve, reject)));
+    await Promise.all([first, second]);
+    // Neither saw the other committed: one group, one commit (a group started on the first's next turn fails this: [0, 1]).
+    expect(seenOutside).toEqual([0, 0]);
+    expect(await committedRows()).toBe(2);
+  });
+
   it('starts a new group past its number of writes', async () => {
     const inGroup = createGroupCommit(opened.db, { bounds: { maxWrites: 5, maxMs: 60_000 } });
     const seenOutside: number[] = [];

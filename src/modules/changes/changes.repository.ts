@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { insertStatementSizes, prepareQuery, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import { assertOneLineEach, type ChangeRow } from './change.js';
+import { changeLogChannel } from '../../db/dialect.js';
 
 type Db = Kysely<SystemSchema>;
 
@@ -85,6 +86,10 @@ export async function hasQueuedChanges(db: Db): Promise<boolean> {
  *
  * A row of several changes is expanded from its lists, side by side, its payloads split at
  * their line breaks.
+ *
+ * When it moved any, the same statement tells other processes (NOTIFY, delivered at the
+ * sequencer's commit, once however many of its statements sent it): one round trip less a run
+ * than a NOTIFY of its own, and only the process that moved changes sends one.
  */
 export function sequenceQueuedStatement(limit: number) {
   const list = sql.join(changeColumns.map((column) => sql.ref(column)));
@@ -104,7 +109,8 @@ export function sequenceQueuedStatement(limit: number) {
     ), appended as (
       insert into changes (${list}) select ${list} from expanded order by id, n returning 1
     )
-    select (select count(*) from appended) as moved, exists(select 1 from change_queue where id > (select id from cutoff)) as more`;
+    select (select count(*) from appended) as moved, exists(select 1 from change_queue where id > (select id from cutoff)) as more,
+      (select pg_notify(${changeLogChannel}, '') where exists (select 1 from appended)) as woke`;
 }
 
 /** Runs the sequencer's statement; answers how many changes moved and whether more are queued. Under the change-log lock, in the sequencer's own transaction. */

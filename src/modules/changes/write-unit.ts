@@ -103,34 +103,13 @@ export function createWriteUnit(deps: {
   // which starts after that run and so after the asker's commit.
   const sequence = createFreshRun(sequenceOnce);
 
-  // Other processes hear of new changes through one NOTIFY at a time, sent after the sequencer
-  // committed them; those that come meanwhile share the next one.
-  let notifying = false;
-  let notifyAgain = false;
-  function wakeOtherProcesses(): void {
-    if (!dialect.changeLogWakeUp) return;
-    if (notifying) {
-      notifyAgain = true;
-      return;
-    }
-    notifying = true;
-    dialect.changeLogWakeUp
-      .execute(db)
-      .catch((error: unknown) => deps.log?.('warn', `change-log wake-up not sent: ${(error as Error).message}`))
-      .finally(() => {
-        notifying = false;
-        if (notifyAgain) {
-          notifyAgain = false;
-          wakeOtherProcesses();
-        }
-      });
-  }
-
-  /** After a commit that added changes: into the log (PostgreSQL), then the feeds are told. */
+  /**
+   * After a commit that added changes: into the log (PostgreSQL, whose sequencer also tells
+   * other processes), then this process's feeds are told.
+   */
   async function committed(): Promise<void> {
     if (dialect.queuesChanges) await sequence();
     for (const listener of committedListeners) listener();
-    wakeOtherProcesses();
   }
 
   /**
