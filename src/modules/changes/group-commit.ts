@@ -42,7 +42,7 @@ interface Pending {
  * reads its lookups' titles first, through the reads run together at the end of a turn
  * (db/sqlite-turn-reads.ts), so its write is asked in the turn after its request was read,
  * behind a group scheduled for that turn by the requests before it. Waiting one turn more puts
- * both waves in one commit: 6.6 creates a commit instead of 4.2 under 10 connections, 9 % less
+ * both waves in one commit: 6.6 creates a commit instead of 4.2 under 10 connections, 9-14 % less
  * CPU a create and an update (docs/performance.md, session 36). A write alone waits two turns,
  * microseconds on an idle server.
  */
