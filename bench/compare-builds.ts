@@ -48,7 +48,7 @@ async function start(dist: string, side: string) {
 const next = requestShapes(dataset, Number(options.rows), { seed: 7 })[options.shape!];
 if (!next) throw new Error(`unknown --shape ${options.shape}`);
 const amount = Number(options.amount);
-/** `--seconds`: each round runs this long instead of `--amount` requests (for requests a second: autocannon ends an amount on its one-second tick). */
+/** `--seconds`: each round runs this long instead of `--amount` requests, and requests a second are reported (an amount ends on autocannon's one-second tick, which makes its rate meaningless). */
 const seconds = Number(options.seconds ?? 0);
 const drive = makeDrive(10);
 const auth = { authorization: `Bearer ${dataset.apiKey}` };
@@ -66,12 +66,11 @@ try {
       const pid = servers[side].child.pid!;
       const cpuBefore = readCpuMs(pid);
       const mainBefore = readCpuMs(pid, pid);
-      const startedAt = performance.now();
       const result = seconds > 0 ? await drive(servers[side].url, seconds, next, auth) : await drive(servers[side].url, 0, next, auth, amount);
       if (result.errors || result.non2xx) throw new Error(`${builds[side]}: ${result.errors + result.non2xx} requests failed`);
       perRequest[side].push((1000 * (readCpuMs(pid) - cpuBefore)) / result.requests.total);
       mainThread[side].push((1000 * (readCpuMs(pid, pid) - mainBefore)) / result.requests.total);
-      rates[side].push(seconds > 0 ? result.requests.total / seconds : (1000 * result.requests.total) / (performance.now() - startedAt));
+      if (seconds > 0) rates[side].push(result.requests.total / seconds);
     }
   }
 } finally {
@@ -83,6 +82,6 @@ try {
 for (const side of [0, 1]) {
   console.log(`${builds[side]}: µs of server CPU a request ${perRequest[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(perRequest[side]).toFixed(1)})`);
   console.log(`${builds[side]}: µs of the main thread's CPU a request ${mainThread[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(mainThread[side]).toFixed(1)})`);
-  console.log(`${builds[side]}: requests a second ${rates[side].map((v) => v.toFixed(0)).join(', ')} (median ${median(rates[side]).toFixed(0)})`);
+  if (seconds > 0) console.log(`${builds[side]}: requests a second ${rates[side].map((v) => v.toFixed(0)).join(', ')} (median ${median(rates[side]).toFixed(0)})`);
 }
-console.log(`${options.db} ${options.shape}: after / before ${(median(perRequest[1]) / median(perRequest[0])).toFixed(3)} (CPU), ${(median(mainThread[1]) / median(mainThread[0])).toFixed(3)} (main thread), ${(median(rates[1]) / median(rates[0])).toFixed(3)} (requests a second)`);
+console.log(`${options.db} ${options.shape}: after / before ${(median(perRequest[1]) / median(perRequest[0])).toFixed(3)} (CPU), ${(median(mainThread[1]) / median(mainThread[0])).toFixed(3)} (main thread)${seconds > 0 ? `, ${(median(rates[1]) / median(rates[0])).toFixed(3)} (requests a second)` : ''}`);
