@@ -123,5 +123,10 @@ function oneLine(text: string): string {
 }
 
 const code = await main(process.argv.slice(2));
-// serve keeps running; every other command ends here.
-if (process.argv[2] !== 'serve' || code !== 0) process.exit(code);
+// serve keeps running; every other command ends here, once its output is out: on a pipe
+// Node writes stdout asynchronously, and process.exit drops what the reader has not taken yet
+// (a CI run once got a `changes tail` cut mid-line). A reader gone (`| head`) ends it all the same.
+if (process.argv[2] !== 'serve' || code !== 0) {
+  process.stdout.on('error', () => undefined);
+  process.stdout.write('', () => process.exit(code));
+}
