@@ -376,6 +376,25 @@ describe('record field values', () => {
       expect((await get(id)).body.data).toMatchObject({ lk: { id: target, title: 'After' }, lkm: [{ id: target, title: 'After' }] });
     });
 
+    it('answers writes arriving together each with its own target: its title, or its own 400', async () => {
+      // On PostgreSQL the titles these writes read are gathered into one statement a turn
+      // (records.repository readColumnThisTurn): each must still get only its own answer.
+      const targets = await Promise.all(['Alpha', 'Beta', 'Gamma'].map((label) => newRecord({ label }, targetTableId)));
+      const renamed = await newRecord({ label: 'Old name' }, targetTableId);
+      const existing = await newRecord({ t: 'updated together' });
+      const before = await count();
+      await update(renamed, { label: 'New name' }, world.accountKey, targetTableId);
+      const asked = [targets[0], 999_999, targets[1], targets[0], renamed, 999_998, targets[2]];
+      const [updated, ...created] = await Promise.all([update(existing, { lk: targets[2] }), ...asked.map((target, n) => create({ t: `together ${n}`, lk: target }))]);
+      expect(updated.body.data.lk).toEqual({ id: targets[2], title: 'Gamma' });
+      const titles: Record<number, string> = { [targets[0]]: 'Alpha', [targets[1]]: 'Beta', [targets[2]]: 'Gamma', [renamed]: 'New name' };
+      created.forEach((response, n) => {
+        if (asked[n] >= 999_998) expectFieldError(response, 'lk');
+        else expect(response.body.data.lk).toEqual({ id: asked[n], title: titles[asked[n]] });
+      });
+      expect(await count()).toBe(before + asked.length - 2);
+    });
+
     it('drops a deleted target record from the read', async () => {
       const kept = await newRecord({ label: 'Kept' }, targetTableId);
       const gone = await newRecord({ label: 'Gone' }, targetTableId);
