@@ -116,6 +116,27 @@ describe('record CRUD', () => {
       expectError(await get(other, empty.id), 400, 'Record not found');
       expect((await get(other, targetTableId)).status).toBe(200);
     });
+
+    it('answers gets arriving together each with its own record, as written just before', async () => {
+      // On PostgreSQL the gets of one turn are one statement (db/turn-gathering.ts): each must
+      // still get only its own record, see what was acknowledged before it, and 400 alone.
+      const target = await newRecord({ name: 'Target' }, targetTableId);
+      const kept = await newRecord({ name: 'Kept', parent: target });
+      const changed = await newRecord({ name: 'Before' });
+      const deleted = await newRecord({ name: 'Deleted' });
+      tick();
+      const updated = await update(changed, { name: 'After', qty: 2 });
+      expect(updated.status).toBe(200);
+      await update(target, { name: 'Target renamed' }, undefined, targetTableId);
+      expect((await remove(deleted)).status).toBe(200);
+      const [keptRead, changedRead, deletedRead, missingRead, targetRead, keptAgain] = await Promise.all([get(kept), get(changed), get(deleted), get(999_999), get(target, targetTableId), get(kept)]);
+      expect(keptRead.body).toMatchObject({ id: kept, title: 'Kept', data: { parent: { id: target, title: 'Target renamed' } } });
+      expect(keptAgain.body).toStrictEqual(keptRead.body);
+      expect(changedRead.body).toStrictEqual(updated.body);
+      expectError(deletedRead, 400, 'Record not found', 'record_not_found');
+      expectError(missingRead, 400, 'Record not found', 'record_not_found');
+      expect(targetRead.body).toMatchObject({ id: target, title: 'Target renamed' });
+    });
   });
 
   describe('update', () => {

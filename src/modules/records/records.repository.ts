@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
 import { arrayLiteral } from '../../db/postgres-arrays.js';
 import { insertStatementSizes, prepareQuery, prepareShapedQuery, rowsOfValues, runRead } from '../../db/prepared-query.js';
+import { createTurnGathering } from '../../db/turn-gathering.js';
 import { recordTableName } from '../fields/physical-names.js';
 
 /** Record tables are created at run time, so they are reached through an untyped Kysely. */
@@ -266,12 +267,31 @@ const selectRecordWithVersion = prepareShapedQuery(
       .select([metadataVersionColumn.as('metadata_version'), ...selectionOf(shape)]),
 );
 
+/** The same for any number of records (PostgreSQL, the ids as one array): a row for each id asked, `want`. */
+const selectRecordsWithVersion = prepareShapedQuery(
+  (shape: ReadSelection) => shape.key,
+  (db: Db, shape: ReadSelection, ids: string) =>
+    db
+      .selectFrom(sql<{ want: number }>`(select unnest(cast(${ids} as bigint[])) as want)`.as('w'))
+      .leftJoin(`${recordTableName(shape.tableId)} as r`, (join) => join.onRef('r.id', '=', 'w.want'))
+      .select([metadataVersionColumn.as('metadata_version'), 'w.want', ...selectionOf(shape)]),
+);
+
+/** The gets of a turn with one selection, one statement for all (turn-gathering.ts). */
+const recordReadsOfTurn = createTurnGathering(
+  (shape: ReadSelection) => shape.key,
+  (db: Db, shape: ReadSelection, ids: readonly number[]) => selectRecordsWithVersion(db, shape, arrayLiteral(ids)),
+);
+
 /**
  * One record, with the metadata version the statement saw, even when the record does not
  * exist (the one-row subquery drives the join). Compiled once per table and selection.
+ * `gatherByTurn` (PostgreSQL): read with the other records of its turn in one statement.
  */
-export async function findRecordWithVersion(db: Db, recordId: number, selection: ReadSelection): Promise<{ row: RecordRow | undefined; version: number }> {
-  const [row] = await selectRecordWithVersion(db, selection, recordId);
+export async function findRecordWithVersion(db: Db, recordId: number, selection: ReadSelection, gatherByTurn = false): Promise<{ row: RecordRow | undefined; version: number }> {
+  const row = gatherByTurn
+    ? (await recordReadsOfTurn(db, selection, recordId)).find((read) => Number(read.want) === recordId)!
+    : (await selectRecordWithVersion(db, selection, recordId))[0];
   return { row: row.id === null ? undefined : (row as RecordRow), version: Number(row.metadata_version) };
 }
 
@@ -355,50 +375,22 @@ const selectOneColumnValue = prepareShapedQuery(
   (db: Db, shape: { tableId: number; column: string }, recordId: number) => db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', recordId),
 );
 
-/** PostgreSQL: one column of any number of records, one statement prepared once per table and column (the ids as one array). */
+/** One column of any number of records, one statement prepared once per table and column (PostgreSQL: the ids as one array). */
 const selectColumnOfIds = prepareShapedQuery(
   (shape: { tableId: number; column: string }) => `${shape.tableId}:${shape.column}`,
   (db: Db, shape: { tableId: number; column: string }, ids: string) =>
-    db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', sql<number>`any(${ids}::integer[])`),
+    db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', sql<number>`any(cast(${ids} as bigint[]))`),
 );
 
-interface TurnColumnRead {
-  ids: Set<number>;
-  rows: Promise<Array<{ id: unknown; value: unknown }>>;
-}
-
-/** Per instance, per table and column: the one-record reads gathered this turn. */
-const turnColumnReads = new WeakMap<Db, Map<string, TurnColumnRead>>();
-
-/**
- * PostgreSQL: the one-record column reads asked during one turn of the event loop (the lookup
- * titles of the creates that arrived together) go as one statement at its end: a round trip
- * costs the server and the database more than the read itself. Each read still begins after
- * it was asked. SQLite's reads of a turn already share one read transaction (sqlite-turn-reads.ts),
- * where a statement costs microseconds.
- */
-function readColumnThisTurn(db: Db, tableId: number, column: string, recordId: number): Promise<Array<{ id: unknown; value: unknown }>> {
-  let reads = turnColumnReads.get(db);
-  if (!reads) turnColumnReads.set(db, (reads = new Map()));
-  const key = `${tableId}:${column}`;
-  let read = reads.get(key);
-  if (!read) {
-    const ids = new Set<number>();
-    const gathered = reads;
-    const rows = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      gathered.delete(key);
-      return selectColumnOfIds(db, { tableId, column }, arrayLiteral([...ids]));
-    });
-    read = { ids, rows };
-    reads.set(key, read);
-  }
-  read.ids.add(recordId);
-  return read.rows;
-}
+/** The one-record column reads of a turn (a lookup target's title for each create), one statement for all (turn-gathering.ts). */
+const columnReadsOfTurn = createTurnGathering(
+  (shape: { tableId: number; column: string }) => `${shape.tableId}:${shape.column}`,
+  (db: Db, shape: { tableId: number; column: string }, ids: readonly number[]) => selectColumnOfIds(db, shape, arrayLiteral(ids)),
+);
 
 /**
  * One column of records (a lookup's target titles), by id. `gatherByTurn` (PostgreSQL): a read
- * of one record joins the others of its turn in one statement (readColumnThisTurn).
+ * of one record joins the others of its turn in one statement (turn-gathering.ts).
  */
 export async function selectColumnValues(db: Db, tableId: number, column: string, recordIds: readonly number[], gatherByTurn = false): Promise<Map<number, unknown>> {
   if (recordIds.length === 0) return new Map();
@@ -406,7 +398,7 @@ export async function selectColumnValues(db: Db, tableId: number, column: string
     recordIds.length > 1
       ? await runRead(db, db.selectFrom(recordTableName(tableId)).select(['id', `${column} as value`]).where('id', 'in', recordIds).compile())
       : gatherByTurn
-        ? (await readColumnThisTurn(db, tableId, column, recordIds[0])).filter((row) => Number(row.id) === recordIds[0])
+        ? (await columnReadsOfTurn(db, { tableId, column }, recordIds[0])).filter((row) => Number(row.id) === recordIds[0])
         : await selectOneColumnValue(db, { tableId, column }, recordIds[0]);
   return new Map(rows.map((row) => [Number(row.id), row.value]));
 }

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+
+interface Gathered<Row> {
+  ids: Set<number>;
+  rows: Promise<Row[]>;
+}
+
+/**
+ * PostgreSQL: reads by id of one shape (a table's record with a get's selection, a lookup
+ * target's title) asked during one turn of the event loop run as one statement at its end, for
+ * all their ids. Under load the requests that arrive together are read by one round trip, which
+ * costs the server and the database more than reading a row: a get's server CPU is mostly the
+ * statement's message and its answer, not the row (docs/performance.md, session 37). Each read
+ * still begins after it was asked (the statement is sent on the next turn), so it sees every
+ * write acknowledged before its request. SQLite does not gather: its reads of a turn already
+ * share one read transaction (sqlite-turn-reads.ts), and one statement by id costs less there
+ * than one statement of an id list.
+ *
+ * `readAll` reads the rows of the ids (of one shape, named by `keyOf`); a caller receives every
+ * row of its statement and picks its own. An id that is not a safe integer is read alone: it
+ * could fail the statement of every read gathered with it.
+ */
+export function createTurnGathering<Shape, Row>(keyOf: (shape: Shape) => string, readAll: (db: Kysely<any>, shape: Shape, ids: readonly number[]) => Promise<Row[]>) {
+  const gathering = new WeakMap<Kysely<any>, Map<string, Gathered<Row>>>();
+  return (db: Kysely<any>, shape: Shape, id: number): Promise<Row[]> => {
+    if (!Number.isSafeInteger(id)) return readAll(db, shape, [id]);
+    let ofDb = gathering.get(db);
+    if (!ofDb) gathering.set(db, (ofDb = new Map()));
+    const key = keyOf(shape);
+    let gathered = ofDb.get(key);
+    if (!gathered) {
+      const ids = new Set<number>();
+      const open = ofDb;
+      const rows = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        // Closed as its statement starts: a read asked from now on waits for the next one.
+        open.delete(key);
+        return readAll(db, shape, [...ids]);
+      });
+      gathered = { ids, rows };
+      ofDb.set(key, gathered);
+    }
+    gathered.ids.add(id);
+    return gathered.rows;
+  };
+}
