@@ -192,6 +192,10 @@ describe('changes of a single update or delete, whichever way it is written', ()
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id, title: '2', data: { code: 2, parent: { id, title: '2' } } });
     expect((await call(ctx, 'GET', `/api/table/${parts}/record/${id}/get`, { key: world.accountKey })).body).toEqual(answer.body);
+    // Its title and the lookup to itself written together: the title is the new one, not the one the lookup was checked against.
+    const both = await post(`/api/table/${parts}/record/${id}/update`, { data: { code: 3, parent: id } });
+    expect(both.body).toMatchObject({ id, title: '3', data: { code: 3, parent: { id, title: '3' } } });
+    expect((await call(ctx, 'GET', `/api/table/${parts}/record/${id}/get`, { key: world.accountKey })).body).toEqual(both.body);
   });
 
   it('a batch delete racing updates of its records: every record deleted once, each delete after its record\'s updates, its before the last value written', async () => {
