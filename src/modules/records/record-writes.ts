@@ -32,22 +32,6 @@ const keptSystemColumns = ['created_at', 'updated_at', 'created_by'];
  * The single record writes: create, update, a file field's edit, delete (to the trash) and
  * restore. Each runs its rows and its change through the write unit (changes/write-unit.ts).
  */
-/**
- * What an update answers: the row it read under its lock (as a get reads it) with its changes
- * written over it, as a read after the write would find it, without that read. The titles the
- * read found for the lookups the update changes are left out of the selection: those present
- * with the titles their new values were checked against (as a create's answer does).
- * Undefined when a lookup of the table into itself may show a title this update changes: the
- * answer is then read after the write, in its transaction.
- */
-function answerAfter(row: records.RecordRow, changes: ReadonlyMap<Field, unknown>, updatedAt: string, selection: records.ReadSelection, table: RecordTable): RowsRead | undefined {
-  const written = new Set(columnsOf(changes.keys()));
-  if (selection.titles.some((lookup) => lookup.targetTableId === table.id && lookup.titleColumn !== null && written.has(lookup.titleColumn))) return undefined;
-  const titles = selection.titles.filter((lookup) => !written.has(lookup.column));
-  const kept = titles.length === selection.titles.length ? selection : records.describeSelection(selection.tableId, selection.columns, titles);
-  return { rows: [{ ...rowWith(row, changes), updated_at: updatedAt }], fields: table.fields, selection: kept };
-}
-
 export function createRecordWrites(deps: { database: Database; now(): string; runner: AttemptRunner; reads: RecordReads; unit: WriteUnit; userName(userId: number): Promise<string | undefined> }) {
   const { db, dialect } = deps.database;
   const search = recordSearchOf(dialect.name);
@@ -205,18 +189,19 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
               // throws, the unit rolls this write back, and the call runs again on fresh metadata
               // (as a create's insert confirms: decisions.md, session 32). A record not found
               // confirms nothing: the call runs again uncached and answers the same 400.
-              const { row, metadataVersion } = await records.findRecordRowConfirming(trx, recordId, selection, dialect.rowLocks);
+              const { row, metadataVersion } = await records.findRecordRowConfirming(trx, tableId, recordId, [...writtenColumns, ...columnsOf(plan.reads)], dialect.rowLocks);
               if (metadataVersion !== undefined) attempt.reads.confirm(metadataVersion);
               if (!row) throw recordNotFound();
               if (stored) assertSameColumns(stored.row, row, writtenColumns);
               const [was, is] = stored ? [stored.data, after!] : await dataOf(attempt, [row, rowWith(row, changes)], written);
               previous.clear();
               const text = completeUpdate(plan, row, changes, previous);
-              if (changesNothing(row, changes)) return { rows: [row], fields: table.fields, selection };
-              await records.updateRecord(trx, tableId, recordId, { ...toColumns(changes, dialect), updated_at: timestamp });
-              if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
-              log.push(...draftsOf('record.updated', [[recordId, was, is]]));
-              return answerAfter(row, changes, timestamp, selection, table) ?? deps.reads.readRows(trx, attempt, [recordId]);
+              if (!changesNothing(row, changes)) {
+                await records.updateRecord(trx, tableId, recordId, { ...toColumns(changes, dialect), updated_at: timestamp });
+                if (text !== undefined) await search.writeText(trx, recordTableName(tableId), [{ id: recordId, text }]);
+                log.push(...draftsOf('record.updated', [[recordId, was, is]]));
+              }
+              return deps.reads.readRows(trx, attempt, [recordId]);
             });
           });
         } catch (error) {

@@ -212,37 +212,27 @@ interface OneRowShape {
   tableId: number;
   columns: readonly string[];
   lock: boolean;
+  /** The metadata version beside the columns (findRecordRowConfirming). */
+  version?: boolean;
 }
 
-/** One record with some columns, compiled once per table, columns and lock (the read before every delete). */
+/** One record with some columns, compiled once per table, columns, lock and version (the read before every update and delete). */
 const selectOneRecordRow = prepareShapedQuery(
-  (shape: OneRowShape) => `${shape.tableId}:${shape.lock}:${shape.columns.join(',')}`,
+  (shape: OneRowShape) => `${shape.tableId}:${shape.lock}:${shape.version === true}:${shape.columns.join(',')}`,
   (db: Db, shape: OneRowShape, recordId: number) => {
-    const query = db.selectFrom(recordTableName(shape.tableId)).select([...shape.columns]).where('id', '=', recordId);
+    let query = db.selectFrom(recordTableName(shape.tableId)).select([...shape.columns]).where('id', '=', recordId);
+    if (shape.version) query = query.select(metadataVersionColumn.as('metadata_version'));
     return shape.lock ? query.forUpdate() : query;
   },
 );
 
-/** One record as a get reads it (a selection), with the metadata version, locked when asked: compiled once per selection and lock. */
-const selectRecordForWrite = prepareShapedQuery(
-  (shape: { selection: ReadSelection; lock: boolean }) => `${shape.selection.key}:${shape.lock}`,
-  (db: Db, shape: { selection: ReadSelection; lock: boolean }, recordId: number) => {
-    const query = db
-      .selectFrom(`${recordTableName(shape.selection.tableId)} as r`)
-      .select([metadataVersionColumn.as('metadata_version'), ...selectionOf(shape.selection)])
-      .where('r.id', '=', recordId);
-    return shape.lock ? query.forUpdate('r') : query;
-  },
-);
-
 /**
- * The record an update writes, read as a get reads it (with its lookups' titles), and the
- * metadata version the same statement saw (undefined when the record is not there): the update
- * confirms its cached metadata by the read its write makes anyway, and answers this row with
- * its changes written over it (record-writes.ts), with no read after the write.
+ * One record's columns as findRecordRows reads them, and the metadata version the same
+ * statement saw (undefined when the record is not there): a SQLite update confirms its cached
+ * metadata by the read its write makes anyway (record-writes.ts).
  */
-export async function findRecordRowConfirming(db: Db, recordId: number, selection: ReadSelection, lock: boolean): Promise<{ row: RecordRow | undefined; metadataVersion: number | undefined }> {
-  const [found] = await selectRecordForWrite(db, { selection, lock }, recordId);
+export async function findRecordRowConfirming(db: Db, tableId: number, recordId: number, columns: readonly string[], lock: boolean): Promise<{ row: RecordRow | undefined; metadataVersion: number | undefined }> {
+  const [found] = await selectOneRecordRow(db, { tableId, columns: withSystemColumns(columns), lock, version: true }, recordId);
   if (!found) return { row: undefined, metadataVersion: undefined };
   const { metadata_version: version, ...row } = found as RecordRow & { metadata_version: number | string };
   return { row: row as RecordRow, metadataVersion: Number(version) };
