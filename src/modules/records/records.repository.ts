@@ -369,23 +369,30 @@ export async function findExistingIds(db: Db, tableId: number, recordIds: readon
   return new Set(rows.map((row) => Number(row.id)));
 }
 
+/** A column of a record table, and its key among the shapes of a prepared query. */
+interface ColumnShape {
+  tableId: number;
+  column: string;
+}
+const columnShapeKey = (shape: ColumnShape) => `${shape.tableId}:${shape.column}`;
+
 /** One record's column, compiled once per table and column: a write that sets a lookup reads its target's title so. */
 const selectOneColumnValue = prepareShapedQuery(
-  (shape: { tableId: number; column: string }) => `${shape.tableId}:${shape.column}`,
-  (db: Db, shape: { tableId: number; column: string }, recordId: number) => db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', recordId),
+  columnShapeKey,
+  (db: Db, shape: ColumnShape, recordId: number) => db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', recordId),
 );
 
-/** One column of any number of records, one statement prepared once per table and column (PostgreSQL: the ids as one array). */
+/** PostgreSQL: one column of any number of records (the ids as one array), one statement prepared once per table and column. */
 const selectColumnOfIds = prepareShapedQuery(
-  (shape: { tableId: number; column: string }) => `${shape.tableId}:${shape.column}`,
-  (db: Db, shape: { tableId: number; column: string }, ids: string) =>
+  columnShapeKey,
+  (db: Db, shape: ColumnShape, ids: string) =>
     db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', sql<number>`any(cast(${ids} as bigint[]))`),
 );
 
 /** The one-record column reads of a turn (a lookup target's title for each create), one statement for all (turn-gathering.ts). */
 const columnReadsOfTurn = createTurnGathering(
-  (shape: { tableId: number; column: string }) => `${shape.tableId}:${shape.column}`,
-  (db: Db, shape: { tableId: number; column: string }, ids: readonly number[]) => selectColumnOfIds(db, shape, arrayLiteral(ids)),
+  columnShapeKey,
+  (db: Db, shape: ColumnShape, ids: readonly number[]) => selectColumnOfIds(db, shape, arrayLiteral(ids)),
 );
 
 /**
