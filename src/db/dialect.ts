@@ -46,6 +46,12 @@ export interface Dialect {
   readonly queuesChanges: boolean;
   /** Held by the sequencer until its commit, so that one sequencer runs at a time across processes; null without a sequencer. */
   readonly changeLogLock: RawBuilder<unknown> | null;
+  /**
+   * Whether the reads by id of one turn (gets, lookup titles) go as one statement
+   * (db/turn-gathering.ts): PostgreSQL, where a round trip costs more than the row; not SQLite,
+   * whose reads of a turn already share one read transaction and cost least one by one.
+   */
+  readonly gathersReadsByTurn: boolean;
 }
 
 /**
@@ -87,6 +93,7 @@ const sqliteDialect: Dialect = {
   budgetGuard: sqliteBudgetGuard,
   idList: (orderBy) => sql<string>`coalesce(group_concat(id, ',' order by ${sql.join(orderBy)}), '')`,
   queuesChanges: false,
+  gathersReadsByTurn: false,
   changeLogLock: null,
 };
 
@@ -106,6 +113,7 @@ const postgresDialect: Dialect = {
   budgetGuard: null,
   idList: (orderBy) => sql<string>`coalesce(string_agg(id::text, ',' order by ${sql.join(orderBy)}), '')`,
   queuesChanges: true,
+  gathersReadsByTurn: true,
   // Any constant both sides agree on: the change log's one lock.
   changeLogLock: sql`select pg_advisory_xact_lock(7215001)`,
 };

@@ -150,7 +150,7 @@ export class RecordContexts implements ReadContext, WriteContext {
       const titleField = await this.titleField(tableId);
       if (titleField === undefined) return new Map();
       const found = titleField
-        ? await selectColumnValues(db, tableId, fieldColumnName(titleField.id), unknown, this.database.dialect.name === 'postgres')
+        ? await selectColumnValues(db, tableId, fieldColumnName(titleField.id), unknown, this.database.dialect.gathersReadsByTurn)
         : new Map([...(await findExistingIds(db, tableId, unknown))].map((id) => [id, null]));
       const titleText = titleField ? titleReader(titleField) : () => null;
       for (const id of unknown) known.set(id, found.has(id) ? titleText(found.get(id)) : undefined);

@@ -14,9 +14,7 @@ export const invalidField = (slug: string) => new ValidationError(`Invalid field
 
 /** Reading records as the API presents them: one record, records by id, and rows a query read. */
 export function createRecordReads(deps: { database: Database }) {
-  const { db } = deps.database;
-  // PostgreSQL reads the gets of a turn in one statement (db/turn-gathering.ts).
-  const gatherGets = deps.database.dialect.name === 'postgres';
+  const { db, dialect } = deps.database;
   const selections = new WeakMap<RecordTable, WeakMap<readonly Field[], Map<number | string, records.ReadSelection>>>();
 
   /**
@@ -64,7 +62,7 @@ export function createRecordReads(deps: { database: Database }) {
 
   async function readRecord(attempt: Attempt, recordId: number): Promise<RecordObject> {
     const selection = await selectionOf(attempt, attempt.table.fields);
-    const { row, version } = await records.findRecordWithVersion(db, recordId, selection, gatherGets);
+    const { row, version } = await records.findRecordWithVersion(db, recordId, selection, dialect.gathersReadsByTurn);
     attempt.reads.confirm(version);
     if (!row) throw recordNotFound();
     return (await present(attempt, [row], attempt.table.fields, selection))[0];
