@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDrive, median } from './drive.js';
 import { requestShapes } from './request-shapes.js';
-import { readCpuMs, startProcess, stopProcess } from './processes.js';
+import { readCpuMs, readDatabaseCpuMs, startProcess, stopProcess } from './processes.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -59,6 +59,8 @@ const perRequest: number[][] = [[], []];
 const rates: number[][] = [[], []];
 /** The main thread's CPU alone (its thread id is the process id): what bounds a server's requests a second. */
 const mainThread: number[][] = [[], []];
+/** PostgreSQL: the database's CPU a request (every postgres process), what bounds its writes. */
+const database: number[][] = [[], []];
 try {
   for (const server of servers) await drive(server.url, 0, next, auth, Math.ceil(amount / 4));
   for (let round = 0; round < Number(options.rounds); round += 1) {
@@ -66,10 +68,12 @@ try {
       const pid = servers[side].child.pid!;
       const cpuBefore = readCpuMs(pid);
       const mainBefore = readCpuMs(pid, pid);
+      const databaseBefore = options.db === 'postgres' ? readDatabaseCpuMs() : 0;
       const result = seconds > 0 ? await drive(servers[side].url, seconds, next, auth) : await drive(servers[side].url, 0, next, auth, amount);
       if (result.errors || result.non2xx) throw new Error(`${builds[side]}: ${result.errors + result.non2xx} requests failed`);
       perRequest[side].push((1000 * (readCpuMs(pid) - cpuBefore)) / result.requests.total);
       mainThread[side].push((1000 * (readCpuMs(pid, pid) - mainBefore)) / result.requests.total);
+      if (options.db === 'postgres') database[side].push((1000 * (readDatabaseCpuMs() - databaseBefore)) / result.requests.total);
       if (seconds > 0) rates[side].push(result.requests.total / seconds);
     }
   }
@@ -82,6 +86,7 @@ try {
 for (const side of [0, 1]) {
   console.log(`${builds[side]}: µs of server CPU a request ${perRequest[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(perRequest[side]).toFixed(1)})`);
   console.log(`${builds[side]}: µs of the main thread's CPU a request ${mainThread[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(mainThread[side]).toFixed(1)})`);
+  if (options.db === 'postgres') console.log(`${builds[side]}: µs of the database's CPU a request ${database[side].map((v) => v.toFixed(1)).join(', ')} (median ${median(database[side]).toFixed(1)})`);
   if (seconds > 0) console.log(`${builds[side]}: requests a second ${rates[side].map((v) => v.toFixed(0)).join(', ')} (median ${median(rates[side]).toFixed(0)})`);
 }
-console.log(`${options.db} ${options.shape}: after / before ${(median(perRequest[1]) / median(perRequest[0])).toFixed(3)} (CPU), ${(median(mainThread[1]) / median(mainThread[0])).toFixed(3)} (main thread)${seconds > 0 ? `, ${(median(rates[1]) / median(rates[0])).toFixed(3)} (requests a second)` : ''}`);
+console.log(`${options.db} ${options.shape}: after / before ${(median(perRequest[1]) / median(perRequest[0])).toFixed(3)} (CPU), ${(median(mainThread[1]) / median(mainThread[0])).toFixed(3)} (main thread)${options.db === 'postgres' ? `, ${(median(database[1]) / median(database[0])).toFixed(3)} (database)` : ''}${seconds > 0 ? `, ${(median(rates[1]) / median(rates[0])).toFixed(3)} (requests a second)` : ''}`);

@@ -53,15 +53,19 @@ export function resetPeakRss(pid: number): void {
 
 /** CPU time the process has used so far (user + system, every thread), in ms: /proc/<pid>/stat's utime and stime, in clock ticks of 10 ms. */
 export function readCpuMs(pid: number, thread?: number): number {
-  const stat = fs.readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces: count the fields after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`);
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** The fields of a /proc stat file after the command name (field 2, which may hold spaces): index 0 is field 3. */
+function statFields(file: string): string[] {
+  const stat = fs.readFileSync(file, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /**
- * CPU time every `postgres` process on this machine has used so far, in ms (0 where there is
- * none): what a request costs the database, read around a slice as the server's own is. The
+ * CPU time every `postgres` process on this machine has used so far, with that of the ones
+ * that ended, in ms (0 where there is none): what a request costs the database, read around a slice as the server's own is. The
  * machine's other PostgreSQL work (checkpoints, other databases) counts too: a quiet machine
  * keeps it small.
  */
@@ -70,7 +74,12 @@ export function readDatabaseCpuMs(): number {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += readCpuMs(Number(entry));
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      // Its own time and its ended children's (cutime, cstime): the postmaster's holds the
+      // backends, autovacuum and parallel workers that ended during the slice, whose time would
+      // otherwise leave the sum with them.
+      const fields = statFields(`/proc/${entry}/stat`);
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
     } catch {
       // The process ended between the listing and the read.
     }
