@@ -44,8 +44,6 @@ export interface Dialect {
    * (SQLite: its one writer commits in seq order already). See changes/write-unit.ts.
    */
   readonly queuesChanges: boolean;
-  /** Held by the sequencer until its commit, so that one sequencer runs at a time across processes; null without a sequencer. */
-  readonly changeLogLock: RawBuilder<unknown> | null;
   /**
    * Whether the reads by id of one turn (gets, lookup titles) go as one statement
    * (db/turn-gathering.ts): PostgreSQL, where a round trip costs more than the row; not SQLite,
@@ -60,6 +58,13 @@ export interface Dialect {
  * (changes.repository.ts), delivered at its commit.
  */
 export const changeLogChannel = 'tabula_changes';
+
+/**
+ * The change log's one lock (PostgreSQL), held by the sequencer's statement until its commit, so
+ * that one sequencer moves changes at a time across processes (changes.repository.ts). Any
+ * constant every process agrees on.
+ */
+export const changeLogLock = sql`pg_advisory_xact_lock(7215001)`;
 
 /**
  * unicode_lower is JavaScript's toLowerCase, which applies two mappings PostgreSQL's lower()
@@ -94,7 +99,6 @@ const sqliteDialect: Dialect = {
   idList: (orderBy) => sql<string>`coalesce(group_concat(id, ',' order by ${sql.join(orderBy)}), '')`,
   queuesChanges: false,
   gathersReadsByTurn: false,
-  changeLogLock: null,
 };
 
 const postgresDialect: Dialect = {
@@ -114,8 +118,6 @@ const postgresDialect: Dialect = {
   idList: (orderBy) => sql<string>`coalesce(string_agg(id::text, ',' order by ${sql.join(orderBy)}), '')`,
   queuesChanges: true,
   gathersReadsByTurn: true,
-  // Any constant both sides agree on: the change log's one lock.
-  changeLogLock: sql`select pg_advisory_xact_lock(7215001)`,
 };
 
 export function getDialect(name: DialectName): Dialect {

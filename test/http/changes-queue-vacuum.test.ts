@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
-import { queueChanges, sequenceQueuedStatement } from '../../src/modules/changes/changes.repository.js';
+import { queueChanges, sequenceQueued, sequenceQueuedStatement } from '../../src/modules/changes/changes.repository.js';
 import { testEngine } from '../test-database.js';
+import { changeLogLock } from '../../src/db/dialect.js';
 
 /**
  * On PostgreSQL writers queue their changes and the sequencer moves them into the log
@@ -96,12 +97,12 @@ describe.runIf(testEngine === 'postgres')('the change queue is vacuumed by the s
    * answers what `write` queued; then lets the sequencer go and waits until the queue is empty.
    */
   async function queuedBy(write: () => Promise<void>) {
-    const { db, dialect } = ctx.container.database;
+    const { db } = ctx.container.database;
     let release!: () => void;
     let locked!: () => void;
     const held = new Promise<void>((resolve) => (locked = resolve));
     const holding = db.transaction().execute(async (trx) => {
-      await dialect.changeLogLock!.execute(trx);
+      await sql`select ${changeLogLock}`.execute(trx);
       locked();
       await new Promise<void>((resolve) => (release = resolve));
     });
@@ -143,5 +144,43 @@ describe.runIf(testEngine === 'postgres')('the change queue is vacuumed by the s
       { record_id: single[0].record_id, kind: 'record.created' },
     ]);
     expect(await ctx.container.database.db.selectFrom('change_queue').selectAll().execute()).toEqual([]);
+  });
+  it("a sequencer that waited for another's lock moves only what that one left, with seqs after its", async () => {
+    // The sequencer's statement takes the lock after its snapshot: it may still see as queued
+    // what the sequencer it waited for moved. Here that one is a transaction this test holds.
+    const { db } = ctx.container.database;
+    await ctx.container.services.unit.settleQueued();
+    const common = { account_id: world.accountId, space_id: 1, table_id: tableId, at: '2026-12-06 10:00:00', actor_user_id: null, actor_api_key_id: 7, actor_name: 'API: lock' };
+    const queue = (recordId: number) => db.transaction().execute((trx) => queueChanges(trx, [{ ...common, record_id: recordId, comment_id: null, kind: 'record.updated', payload_json: `{"n":${recordId}}` }]));
+    const logged = () => db.selectFrom('changes').select(['seq', 'record_id']).where('actor_name', '=', common.actor_name).orderBy('seq').execute();
+    await queue(9001);
+    let commitFirst!: () => void;
+    let firstMoved!: (moved: number) => void;
+    const movedByFirst = new Promise<number>((resolve) => (firstMoved = resolve));
+    const first = db.transaction().execute(async (trx) => {
+      firstMoved((await sequenceQueued(trx, 10_000)).moved);
+      await new Promise<void>((resolve) => (commitFirst = resolve));
+    });
+    expect(await movedByFirst).toBe(1);
+    // Committed before the second sequencer starts: in its snapshot, beside 9001, which the first moved but has not committed.
+    await queue(9002);
+    const second = sequenceQueued(db, 10_000);
+    const waiting = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`.execute(db)).rows[0].n);
+    for (let waited = 0; (await waiting()) === 0; waited += 10) {
+      if (waited > 5_000) throw new Error('the second sequencer never waited for the lock');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Committed while it waits: after its snapshot, so left for the next run.
+    await queue(9003);
+    commitFirst();
+    await first;
+    expect((await second).moved).toBe(1);
+    const [a, b] = await logged();
+    expect([a.record_id, b.record_id]).toEqual([9001, 9002]);
+    expect(Number(b.seq)).toBeGreaterThan(Number(a.seq));
+    expect(await db.selectFrom('change_queue').select('record_id').execute()).toEqual([{ record_id: 9003 }]);
+    await ctx.container.services.unit.sequencePending();
+    expect((await logged()).map((row) => row.record_id)).toEqual([9001, 9002, 9003]);
+    expect(await db.selectFrom('change_queue').selectAll().execute()).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { insertStatementSizes, prepareQuery, prepareShapedQuery, rowsOfValues } from '../../db/prepared-query.js';
 import type { SystemSchema } from '../../db/schema.js';
 import { assertOneLineEach, type ChangeRow } from './change.js';
-import { changeLogChannel } from '../../db/dialect.js';
+import { changeLogChannel, changeLogLock } from '../../db/dialect.js';
 
 type Db = Kysely<SystemSchema>;
 
@@ -90,6 +90,15 @@ export async function hasQueuedChanges(db: Db): Promise<boolean> {
  * When it moved any, the same statement tells other processes (NOTIFY, delivered at the
  * sequencer's commit, once however many of its statements sent it): one round trip less a run
  * than a NOTIFY of its own, and only the process that moved changes sends one.
+ *
+ * It is its own transaction (autocommit) and takes the change log's lock itself, before it reads
+ * the queue (a one-time filter, always true: the lock answers void, never null), so the delete and
+ * the insert come after it: one round trip a run where a transaction of its own took four
+ * (begin, lock, move, commit). Its snapshot is taken before the lock, so it may
+ * still see rows that another process's sequencer moved while it waited; its delete skips them
+ * (a row deleted by a transaction committed since is not deleted again, under read committed),
+ * and only the rows it deleted go into the log, with seqs drawn after that sequencer's
+ * commit. Rows committed after its snapshot wait for the next run, which their writer asks for.
  */
 export function sequenceQueuedStatement(limit: number) {
   const list = sql.join(changeColumns.map((column) => sql.ref(column)));
@@ -98,7 +107,9 @@ export function sequenceQueuedStatement(limit: number) {
   return sql<{ moved: string; more: boolean }>`
     with cutoff as (
       select coalesce(max(id) filter (where total <= ${limit}), min(id)) as id
-      from (select id, sum(change_count) over (order by id) as total from (select id, change_count from change_queue order by id limit ${limit}) as oldest) as running
+      from (select id, sum(change_count) over (order by id) as total from (
+        select id, change_count from change_queue where (select ${changeLogLock}) is not null order by id limit ${limit}
+      ) as oldest) as running
     ), moved as (
       delete from change_queue where id <= (select id from cutoff) returning id, ${list}, record_ids, comment_ids, kinds, payloads
     ), expanded as (
@@ -113,7 +124,7 @@ export function sequenceQueuedStatement(limit: number) {
       (select pg_notify(${changeLogChannel}, '') where exists (select 1 from appended)) as woke`;
 }
 
-/** Runs the sequencer's statement; answers how many changes moved and whether more are queued. Under the change-log lock, in the sequencer's own transaction. */
+/** Runs the sequencer's statement (its own transaction, under the change log's lock); answers how many changes moved and whether more are queued. */
 export async function sequenceQueued(db: Db, limit: number): Promise<{ moved: number; more: boolean }> {
   const result = await sequenceQueuedStatement(limit).execute(db);
   const row = result.rows[0];

@@ -26,9 +26,9 @@ const movedPerVacuum = 10_000;
  * one order. On PostgreSQL many writers commit at once, and a seq drawn early could commit late,
  * behind a higher one a reader has already seen. So writers put their changes in a queue (no
  * seq, no lock), and after their commit the sequencer moves whatever is queued into the log,
- * each change taking the next seq, in a transaction of its own under the change-log lock: seqs
+ * each change taking the next seq, in a statement of its own under the change-log lock: seqs
  * become visible only in the order they were drawn, and the lock is held by one short
- * transaction for a whole batch of writes, never by the writers. A writer answers once it
+ * statement for a whole batch of writes, never by the writers. A writer answers once it
  * committed (its change is durable in the queue) and does not wait for the run; a reader of the
  * log (changes/list, history) first has the queue emptied into it (`settleQueued`), so a write
  * acknowledged before a read is in that read.
@@ -73,22 +73,19 @@ export function createWriteUnit(deps: {
   }
 
   /**
-   * One sequencer run: every queued change into the log, in one transaction under the lock;
-   * then, every `movedPerVacuum` changes, the queue's dead rows reclaimed in the background (a
-   * few milliseconds for that many; a failure is only logged: a later run tries again).
+   * One sequencer run: every queued change into the log, `sequenceBatch` at a time, each batch
+   * one statement under the lock (changes.repository.ts, sequenceQueuedStatement); then, every
+   * `movedPerVacuum` changes, the queue's dead rows reclaimed in the background (a few
+   * milliseconds for that many; a failure is only logged: a later run tries again).
    */
   let movedSinceVacuum = 0;
   let vacuuming = false;
   async function sequenceOnce(): Promise<void> {
-    movedSinceVacuum += await db.transaction().execute(async (trx) => {
-      await dialect.changeLogLock!.execute(trx);
-      let moved = 0;
-      for (;;) {
-        const batch = await sequenceQueued(trx, sequenceBatch);
-        moved += batch.moved;
-        if (!batch.more) return moved;
-      }
-    });
+    for (;;) {
+      const batch = await sequenceQueued(db, sequenceBatch);
+      movedSinceVacuum += batch.moved;
+      if (!batch.more) break;
+    }
     if (movedSinceVacuum >= movedPerVacuum && !vacuuming) {
       movedSinceVacuum = 0;
       vacuuming = true;
