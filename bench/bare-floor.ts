@@ -11,6 +11,7 @@
 import http from 'node:http';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { defaultDatabaseConnections } from '../src/db/database-engine.js';
 
 interface BareConfig {
   engine: 'sqlite' | 'postgres';
@@ -52,7 +53,8 @@ function openRunner(): Run {
     const prepared = { get: db.prepare(statements.get), create: db.prepare(statements.create), update: db.prepare(statements.update) };
     return (name, params) => prepared[name].get(...params);
   }
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  // As many connections as Tabula keeps by default: the comparison is of the work, not of that setting.
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: defaultDatabaseConnections() });
   // Named: prepared once per connection, as a hand-written server would.
   return async (name, params) => (await pool.query({ name, text: statements[name], values: params })).rows[0];
 }

@@ -15,6 +15,7 @@
 import http from 'node:http';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { defaultDatabaseConnections } from '../src/db/database-engine.js';
 
 interface FloorConfig {
   engine: 'sqlite' | 'postgres';
@@ -78,7 +79,8 @@ function openRunner(): { run: Run; transaction: Transaction } {
     };
     return { run, transaction };
   }
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  // As many connections as Tabula keeps by default: the comparison is of the work, not of that setting.
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: defaultDatabaseConnections() });
   const transaction: Transaction = async (work) => {
     const client = await pool.connect();
     try {

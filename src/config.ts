@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
 import { defaultQuerySlots } from './db/bounded-read.js';
+import { defaultDatabaseConnections } from './db/database-engine.js';
 import { parseAllowHosts, type AllowedHost } from './modules/files/address-policy.js';
 import { maxResponseMegabytes } from './modules/records/response-size.js';
 
@@ -35,6 +36,8 @@ export interface Config {
   readonly queryQueueTimeoutMs: number;
   /** Record queries one account runs at once per process; one slot more is kept for the others (db/bounded-read.ts). */
   readonly queryConcurrency: number;
+  /** PostgreSQL connections a process keeps for every call but the record queries (`TABULA_DATABASE_CONNECTIONS`; db/database-engine.ts). */
+  readonly databaseConnections: number;
   /** Once an answer starts, a connection that takes no byte of it for this long is closed (a client that stopped reading). */
   readonly sendTimeoutMs: number;
   /**
@@ -134,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     // that waited for it does not give up just as it would have started.
     queryQueueTimeoutMs: env.TABULA_QUERY_QUEUE_TIMEOUT ? parsePositiveDuration('TABULA_QUERY_QUEUE_TIMEOUT', env.TABULA_QUERY_QUEUE_TIMEOUT) : 2 * queryTimeoutMs,
     queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? String(defaultQuerySlots())),
+    databaseConnections: parsePositiveInteger('TABULA_DATABASE_CONNECTIONS', env.TABULA_DATABASE_CONNECTIONS ?? String(defaultDatabaseConnections())),
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
     trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),
     maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Kysely } from 'kysely';
 import type { QuerySlots } from './bounded-read.js';
 import type { Dialect } from './dialect.js';
@@ -34,6 +35,20 @@ export interface QueryBounds {
   sqliteCacheKib: number;
   /** 0: the writer checkpoints (DatabaseOptions.sqliteCheckpointEveryMs). */
   sqliteCheckpointEveryMs: number;
+  /** PostgreSQL: the connections of the pool that every call but the record queries uses (defaultDatabaseConnections). */
+  databaseConnections: number;
+}
+
+/**
+ * Connections of a PostgreSQL process's pool by default: twice the cores the process may use,
+ * at least 4. Its statements are short and CPU-bound, ours and the database's; connections
+ * beyond that only add backends to wake and switch between. On 2 cores, 4 against pg's 10:
+ * updates +46 %, gets +22 %, creates +18 % a second, with a third less of the database's CPU
+ * an update (docs/performance.md, session 38). A database far away, whose round trips are
+ * long, may want more (`TABULA_DATABASE_CONNECTIONS`).
+ */
+export function defaultDatabaseConnections(): number {
+  return Math.max(4, 2 * os.availableParallelism());
 }
 
 /** The slots of the bounded reader (bounded-read.ts), as the bounds give them. */

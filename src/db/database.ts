@@ -1,7 +1,7 @@
 import { Migrator } from 'kysely';
 import { createMigrationProvider } from './migrations/index.js';
 import { defaultQuerySlots } from './bounded-read.js';
-import type { Database, QueryBounds } from './database-engine.js';
+import { defaultDatabaseConnections, type Database, type QueryBounds } from './database-engine.js';
 
 export type { Database, DdlProgress } from './database-engine.js';
 
@@ -24,6 +24,8 @@ export interface DatabaseOptions {
    * which starts no worker it does not need, passes 0 (cli-context.ts).
    */
   sqliteCheckpointEveryMs?: number;
+  /** PostgreSQL: the connections of the pool for every call but the record queries (default: defaultDatabaseConnections). */
+  databaseConnections?: number;
 }
 
 /**
@@ -36,7 +38,7 @@ const serverCacheKib = 8 * 1024;
 /** Measured at a million records: shorter turns copied the same pages more often for no more writes (docs/performance.md, session 29). */
 const serverCheckpointEveryMs = 200;
 
-const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots(), sqliteCacheKib: serverCacheKib, sqliteCheckpointEveryMs: serverCheckpointEveryMs };
+const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots(), sqliteCacheKib: serverCacheKib, sqliteCheckpointEveryMs: serverCheckpointEveryMs, databaseConnections: defaultDatabaseConnections() };
 
 /**
  * Opens the configured engine, loading only its driver: a SQLite process never loads pg, a

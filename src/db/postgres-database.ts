@@ -12,7 +12,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 /** PostgreSQL at DATABASE_URL: loaded by openDatabase only when one is configured. */
 export function openPostgres(url: string, bounds: QueryBounds): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: bounds.databaseConnections });
   // An idle connection dropped by the server (restart, failover, terminated backend) emits here;
   // unhandled, it would crash the process. The pool replaces it on the next checkout.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
