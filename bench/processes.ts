@@ -65,9 +65,9 @@ function statFields(file: string): string[] {
 
 /**
  * CPU time every `postgres` process on this machine has used so far, with that of the ones
- * that ended, in ms (0 where there is none): what a request costs the database, read around a slice as the server's own is. The
- * machine's other PostgreSQL work (checkpoints, other databases) counts too: a quiet machine
- * keeps it small.
+ * that ended, in ms (0 where there is none): what a request costs the database, read around a
+ * slice as the server's own is. The machine's other PostgreSQL work (checkpoints, other
+ * databases) counts too: a quiet machine keeps it small.
  */
 export function readDatabaseCpuMs(): number {
   let total = 0;

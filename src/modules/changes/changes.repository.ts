@@ -87,18 +87,18 @@ export async function hasQueuedChanges(db: Db): Promise<boolean> {
  * A row of several changes is expanded from its lists, side by side, its payloads split at
  * their line breaks.
  *
- * When it moved any, the same statement tells other processes (NOTIFY, delivered at the
- * sequencer's commit, once however many of its statements sent it): one round trip less a run
- * than a NOTIFY of its own, and only the process that moved changes sends one.
+ * When it moved any, the same statement tells other processes (NOTIFY, delivered at its
+ * commit, after the changes are visible): one round trip less a run than a NOTIFY of its own,
+ * and only the process that moved changes sends one.
  *
- * It is its own transaction (autocommit) and takes the change log's lock itself, before it reads
- * the queue (a one-time filter, always true: the lock answers void, never null), so the delete and
- * the insert come after it: one round trip a run where a transaction of its own took four
- * (begin, lock, move, commit). Its snapshot is taken before the lock, so it may
- * still see rows that another process's sequencer moved while it waited; its delete skips them
- * (a row deleted by a transaction committed since is not deleted again, under read committed),
- * and only the rows it deleted go into the log, with seqs drawn after that sequencer's
- * commit. Rows committed after its snapshot wait for the next run, which their writer asks for.
+ * It is its own transaction (autocommit) and takes the change log's lock itself, before it
+ * reads the queue (a one-time filter, always true: the lock answers void, never null), so the
+ * delete and the insert come after it: one round trip a run where a transaction of its own
+ * took four (begin, lock, move, commit). Its snapshot is taken before the lock, so it may still
+ * see rows that another process's sequencer moved while it waited; its delete skips them (a
+ * row deleted by a transaction committed since is not deleted again, under read committed),
+ * and only the rows it deleted go into the log, with seqs drawn after that sequencer's commit.
+ * Rows committed after its snapshot wait for the next run, which their writer asks for.
  */
 export function sequenceQueuedStatement(limit: number) {
   const list = sql.join(changeColumns.map((column) => sql.ref(column)));
