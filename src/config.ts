@@ -118,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
   const dataDir = path.resolve(flags.data ?? env.TABULA_DATA_DIR ?? './data');
   const storageUrl = env.TABULA_STORAGE_URL || `file://${path.join(dataDir, 'files')}`;
   const queryTimeoutMs = parsePositiveDuration('TABULA_QUERY_TIMEOUT', env.TABULA_QUERY_TIMEOUT ?? '10s');
+  const processes = parseProcesses(flags.processes ?? env.TABULA_PROCESSES ?? '1');
   return Object.freeze({
     host: flags.host ?? (env.HOST || '127.0.0.1'),
     port: parsePort(flags.port ?? (env.PORT || 8080)),
@@ -137,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     // that waited for it does not give up just as it would have started.
     queryQueueTimeoutMs: env.TABULA_QUERY_QUEUE_TIMEOUT ? parsePositiveDuration('TABULA_QUERY_QUEUE_TIMEOUT', env.TABULA_QUERY_QUEUE_TIMEOUT) : 2 * queryTimeoutMs,
     queryConcurrency: parsePositiveInteger('TABULA_QUERY_CONCURRENCY', env.TABULA_QUERY_CONCURRENCY ?? String(defaultQuerySlots())),
-    databaseConnections: parsePositiveInteger('TABULA_DATABASE_CONNECTIONS', env.TABULA_DATABASE_CONNECTIONS ?? String(defaultDatabaseConnections())),
+    databaseConnections: parsePositiveInteger('TABULA_DATABASE_CONNECTIONS', env.TABULA_DATABASE_CONNECTIONS ?? String(defaultDatabaseConnections(processes))),
     sendTimeoutMs: parsePositiveDuration('TABULA_SEND_TIMEOUT', env.TABULA_SEND_TIMEOUT ?? '30s'),
     trustProxy: parseTrustProxy(env.TABULA_TRUST_PROXY ?? ''),
     maxResponseSize: parseMaxResponseMegabytes(env.TABULA_MAX_RESPONSE_MB ?? String(maxResponseMegabytes)) * 1024 * 1024,
@@ -161,7 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     drainMs: parsePositiveInteger('TABULA_DRAIN_SECONDS', env.TABULA_DRAIN_SECONDS ?? '30') * 1000,
     metrics: parseSwitch('TABULA_METRICS', env.TABULA_METRICS ?? 'off'),
     metricsToken: env.TABULA_METRICS_TOKEN || null,
-    processes: parseProcesses(flags.processes ?? env.TABULA_PROCESSES ?? '1'),
+    processes,
 
     webhooks: {
       timeoutMs: parsePositiveDuration('TABULA_WEBHOOK_TIMEOUT', env.TABULA_WEBHOOK_TIMEOUT ?? '10s'),

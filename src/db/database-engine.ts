@@ -40,15 +40,15 @@ export interface QueryBounds {
 }
 
 /**
- * Connections of a PostgreSQL process's pool by default: twice the cores the process may use,
- * at least 4. Its statements are short and CPU-bound, ours and the database's; connections
- * beyond that only add backends to wake and switch between. On 2 cores, 4 against pg's 10:
- * updates +46 %, gets +22 %, creates +18 % a second, with a third less of the database's CPU
- * an update (docs/performance.md, session 38). A database far away, whose round trips are
- * long, may want more (`TABULA_DATABASE_CONNECTIONS`).
+ * Connections of a PostgreSQL process's pool by default: twice the machine's cores, shared by
+ * the `processes` serving on it (`serve --processes`), at least 4 each. Its statements are short
+ * and CPU-bound, ours and the database's; connections beyond that only add backends to wake
+ * and switch between. On 2 cores, 4 against pg's 10: updates +46 %, gets +22 %, creates +18 %
+ * a second, with 39 % less of the database's CPU an update (docs/performance.md, session 38).
+ * A database far away, whose round trips are long, may want more (`TABULA_DATABASE_CONNECTIONS`).
  */
-export function defaultDatabaseConnections(): number {
-  return Math.max(4, 2 * os.availableParallelism());
+export function defaultDatabaseConnections(processes = 1): number {
+  return Math.max(4, Math.ceil((2 * os.availableParallelism()) / processes));
 }
 
 /** The slots of the bounded reader (bounded-read.ts), as the bounds give them. */

@@ -5,8 +5,12 @@ import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
 
 describe('TABULA_DATABASE_CONNECTIONS', () => {
-  it('defaults to twice the cores, at least 4, and takes a positive integer', () => {
-    expect(loadConfig({}).databaseConnections).toBe(Math.max(4, 2 * os.availableParallelism()));
+  it('defaults to twice the cores shared by the processes, at least 4 each, and takes a positive integer', () => {
+    const cores = os.availableParallelism();
+    expect(loadConfig({}).databaseConnections).toBe(Math.max(4, 2 * cores));
+    expect(loadConfig({ TABULA_PROCESSES: '3' }).databaseConnections).toBe(Math.max(4, Math.ceil((2 * cores) / 3)));
+    expect(loadConfig({}, { processes: 'auto' }).databaseConnections).toBe(Math.max(4, Math.ceil((2 * cores) / loadConfig({}, { processes: 'auto' }).processes)));
+    expect(loadConfig({ TABULA_PROCESSES: '256' }).databaseConnections).toBe(4);
     expect(loadConfig({ TABULA_DATABASE_CONNECTIONS: '3' }).databaseConnections).toBe(3);
     for (const raw of ['0', '-2', '1.5', 'many', '']) {
       expect(() => loadConfig({ TABULA_DATABASE_CONNECTIONS: raw }), raw).toThrow(`TABULA_DATABASE_CONNECTIONS must be a positive integer, got "${raw}"`);
