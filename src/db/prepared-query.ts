@@ -55,12 +55,33 @@ export async function runRead<Row>(db: Kysely<any>, query: CompiledQuery<Row>): 
   return (await db.executeQuery<Row>(query)).rows;
 }
 
+/** Runs a compiled statement at once on the connection a transaction holds, outside Kysely. */
+export type TransactionRunner = (sql: string, parameters: readonly unknown[]) => unknown[];
+
+const transactionRunners = new WeakMap<object, TransactionRunner>();
+
+/**
+ * The statements a transaction of `db` (never `db` itself) runs through a prepared query go to
+ * `run` instead of Kysely's executor: SQLite's writer (sqlite-database.ts), whose one connection
+ * the transaction holds until it ends, and whose statements run synchronously. Kysely's path
+ * (a query object, its connection provider's queue, the driver's promise) cost more than
+ * SQLite's execution of the statements of an update (docs/performance.md, session 39).
+ */
+export function registerTransactionRunner(db: Kysely<any>, run: TransactionRunner): void {
+  transactionRunners.set(db.getExecutor().adapter, run);
+}
+
 async function runPrepared<Row>(db: Kysely<any>, prepared: Prepared<Row>, params: unknown[]): Promise<Row[]> {
   const parameters = prepared.slots.map((slot) => params[slot]);
   // The direct reader needs only the text and the values: no CompiledQuery to build and freeze.
   // Only the root instance has one: a transaction's statements run on its own connection.
   const direct = prepared.reads ? directReaders.get(db) : undefined;
   if (direct) return direct(prepared.sql, parameters) as Promise<Row[]>;
+  if (db.isTransaction) {
+    const executor = db.getExecutor();
+    const run = executor.plugins.length === 0 ? transactionRunners.get(executor.adapter) : undefined;
+    if (run) return run(prepared.sql, parameters) as Row[];
+  }
   const query: CompiledQuery<Row> = { query: prepared.query.query, queryId: prepared.query.queryId, sql: prepared.sql, parameters };
   return (await db.executeQuery<Row>(query)).rows;
 }

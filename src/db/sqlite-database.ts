@@ -4,7 +4,7 @@ import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnec
 import type { SystemSchema } from './schema.js';
 import { getDialect } from './dialect.js';
 import { querySlotsOf, withProgressTicks, type Database, type QueryBounds } from './database-engine.js';
-import { registerDirectReader } from './prepared-query.js';
+import { registerDirectReader, registerTransactionRunner } from './prepared-query.js';
 import { createTurnReads } from './sqlite-turn-reads.js';
 import { registerBoundedReader } from './bounded-read.js';
 import { sqliteFileOf } from './existing-database.js';
@@ -30,7 +30,14 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   // A query worker checkpoints in the background; the writer's own checkpoints, at a WAL eight
   // times SQLite's default, are only the backstop for when that worker is held by a long query.
   if (bounds.sqliteCheckpointEveryMs > 0) connection.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);
-  const db = new Kysely<SystemSchema>({ dialect: new WriterDialect({ database: withStatementCache(connection) }) });
+  const writerStatements = createStatementCache(connection);
+  const db = new Kysely<SystemSchema>({ dialect: new WriterDialect({ database: withStatementCache(connection, writerStatements) }) });
+  registerTransactionRunner(db, (source, parameters) => {
+    const statement = writerStatements(source);
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
+    return [];
+  });
   const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, createTurnReads(reader, readerStatements));
@@ -94,8 +101,7 @@ function openSqliteReader(file: string, cacheKib: number): SqliteDatabase.Databa
  * caching prepared statements by their SQL text saves most of SQLite's per-query cost.
  * Safe because Kysely serialises all use of the one connection.
  */
-function withStatementCache(connection: SqliteDatabase.Database): SqliteDatabase.Database {
-  const prepare = createStatementCache(connection);
+function withStatementCache(connection: SqliteDatabase.Database, prepare: (source: string) => SqliteDatabase.Statement): SqliteDatabase.Database {
   return new Proxy(connection, {
     get(target, property) {
       if (property === 'prepare') return prepare;

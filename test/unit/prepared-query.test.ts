@@ -191,6 +191,23 @@ describe(`prepared queries (${testEngine})`, () => {
       expect(insertItem).toHaveBeenCalledTimes(1);
     });
 
+    it("answers a statement's rows, or none for a write without returning, and throws the database's own error", async () => {
+      const insertRow = prepareQuery((d: Kysely<any>, id: number, name: string, kind: string, n: number) => d.insertInto('pq_items').values({ id, name, kind, n }));
+      const insertPlain = (d: Kysely<any>, id: number) => insertRow(d, id, 'plain', 'p', id);
+      await db.transaction().execute(async (trx) => {
+        // SQLite: the writer's transaction runs it at once on its connection, not through Kysely's executor.
+        const throughKysely = vi.spyOn(trx, 'executeQuery');
+        expect(await insertPlain(trx, 400)).toEqual([]);
+        expect(await selectKind(trx, 'p')).toEqual([{ name: 'plain' }]);
+        expect(throughKysely).toHaveBeenCalledTimes(testEngine === 'sqlite' ? 0 : 2);
+        await expect(insertPlain(trx, 400)).rejects.toMatchObject({ code: testEngine === 'sqlite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : '23505' });
+      }).catch((error: unknown) => {
+        // PostgreSQL aborts the transaction at the failed statement, and refuses its commit.
+        if (testEngine === 'sqlite') throw error;
+      });
+      await db.deleteFrom('pq_items').where('kind', '=', 'p').execute();
+    });
+
     it('runs a prepared write through the root instance on the main connection', async () => {
       expect(await insert(db, 203, 'outside')).toEqual([{ id: 203, name: 'outside' }]);
       expect(await selectKind(db, 'w')).toEqual([{ name: 'first' }, { name: 'third' }, { name: 'outside' }]);

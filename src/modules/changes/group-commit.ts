@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 
 type Db = Database['db'];
+
+// Compiled once: each write of a group runs two or three of them.
+const savepoint = prepareQuery((db: Db) => ({ compile: () => sql`savepoint tabula_write`.compile(db) }));
+const rollbackTo = prepareQuery((db: Db) => ({ compile: () => sql`rollback to tabula_write`.compile(db) }));
+const release = prepareQuery((db: Db) => ({ compile: () => sql`release tabula_write`.compile(db) }));
 
 /** At most this many writes share one commit, and none joins a group that has run this long. */
 const groupBounds = { maxWrites: 64, maxMs: 20 };
@@ -63,20 +69,20 @@ export function createGroupCommit(db: Db, options: { deferral?: GroupDeferral; b
         while (waiting.length > 0 && done.length < bounds.maxWrites && performance.now() - started < bounds.maxMs) {
           current = waiting.shift()!;
           const mark = deferred?.mark() ?? 0;
-          await sql`savepoint tabula_write`.execute(trx);
+          await savepoint(trx);
           let value: unknown;
           try {
             value = await current.work(trx);
           } catch (error) {
             // A failure to roll back leaves the transaction unusable: it fails the whole group below.
-            await sql`rollback to tabula_write`.execute(trx);
-            await sql`release tabula_write`.execute(trx);
+            await rollbackTo(trx);
+            await release(trx);
             deferred?.rollbackTo(mark);
             current.reject(error);
             current = undefined;
             continue;
           }
-          await sql`release tabula_write`.execute(trx);
+          await release(trx);
           done.push({ pending: current, value });
           current = undefined;
         }
