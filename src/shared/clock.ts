@@ -10,9 +10,22 @@ export function fixedClock(iso: string): Clock {
   return { now: () => new Date(at.getTime()) };
 }
 
-/** `YYYY-MM-DD HH:MM:SS` in UTC: the one datetime format the service emits. */
+/** The second formatDateTime last formatted (ms since the epoch / 1000, floored), and its text. */
+let lastSecond = Number.NaN;
+let lastText = '';
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` in UTC: the one datetime format the service emits. A write formats the
+ * clock's now twice or more, and the text changes once a second: the last second's is kept.
+ */
 export function formatDateTime(date: Date): string {
-  return date.toISOString().slice(0, 19).replace('T', ' ');
+  const second = Math.floor(date.getTime() / 1000);
+  // An invalid date (NaN) never equals the kept second: toISOString throws for it, as it always did.
+  if (second !== lastSecond) {
+    lastText = date.toISOString().slice(0, 19).replace('T', ' ');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** `YYYY-MM-DD` in UTC. */
