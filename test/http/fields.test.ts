@@ -305,6 +305,18 @@ describe('fields', () => {
       expect(unhidden.body.fields[0]).toMatchObject({ hidden: null, editable_by: 'admins', name: 'Phase' });
     });
 
+    it("writes take a select's new options, and refuse its removed ones, from the next request on", async () => {
+      const table = await newTable([{ name: 'Stage', type: 'select', options: [{ value: 'a' }, { value: 'b' }] }]);
+      const create = (stage: string) => post(`/api/table/${table.id}/records/create`, { data: { stage } });
+      expect((await create('a')).status).toBe(200);
+      expect((await create('c')).body.error.message).toContain('"c" is not one of the options');
+      expect((await post(`/api/table/${table.id}/field/stage/update`, { options: [{ value: 'b' }, { value: 'c' }] })).status).toBe(200);
+      expect((await create('c')).status).toBe(200);
+      const refused = await create('a');
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toContain('"a" is not one of the options');
+    });
+
     it.each([
       [{ type: 'longtext' }, 'type cannot be changed'],
       [{ multiple: true }, 'multiple cannot be changed'],

@@ -348,4 +348,24 @@ describe('date, datetime, time', () => {
     expect(isValidTemporal('time', '12:34:56')).toBe(true);
     expect(isValidTemporal('time', '2000-02-29')).toBe(false);
   });
+
+  it('takes exactly the days the calendar of JavaScript dates has, years 0001 to 9999', () => {
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    // What the calendar says: the day a Date lands on is the day asked for (setUTCFullYear: no 1900 offset for years below 100).
+    const onCalendar = (year: number, month: number, day: number) => {
+      const at = new Date(0);
+      at.setUTCFullYear(year, month - 1, day);
+      return year >= 1 && at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
+    };
+    const years = [0, 1, 4, 99, 100, 200, 400, 1600, 1700, 1900, 2000, 2024, 2100, 2400, 9996, 9999];
+    for (let n = 0; n < 3000; n += 1) years.push(Math.floor(Math.random() * 10000));
+    for (const year of years) {
+      const month = Math.floor(Math.random() * 14);
+      for (const [m, day] of [[month, Math.floor(Math.random() * 33)], [2, 28], [2, 29], [2, 30], [12, 31], [4, 31], [1, 0], [13, 1]]) {
+        const text = `${pad(year, 4)}-${pad(m, 2)}-${pad(day, 2)}`;
+        expect(isValidTemporal('date', text), text).toBe(onCalendar(year, m, day));
+        expect(isValidTemporal('datetime', `${text} 23:59:59`), text).toBe(onCalendar(year, m, day));
+      }
+    }
+  });
 });

@@ -47,7 +47,7 @@ export const selectField: FieldType = {
   toStored(input, field) {
     if (isEmptyInput(input)) return null;
     const values = splitSelectInput(input, field);
-    const allowed = new Set((field.settings.options as Array<{ value: string }>).map((o) => o.value));
+    const allowed = allowedValuesOf(field.settings.options as Array<{ value: string }>);
     const unknown = values.find((value) => !allowed.has(value));
     if (unknown !== undefined) throw new FieldValueError(field, `${describe(unknown)} is not one of the options`);
     if (!field.multiple) {
@@ -76,6 +76,16 @@ export const selectField: FieldType = {
     throw unsupportedOperator(field, op);
   },
 };
+
+/** Option values by a field's options list: a definition's list is replaced, never changed, when the field is. */
+const allowedByOptions = new WeakMap<object, ReadonlySet<string>>();
+
+/** The values a field's options allow: made once per options list, not on every value written. */
+function allowedValuesOf(options: Array<{ value: string }>): ReadonlySet<string> {
+  let allowed = allowedByOptions.get(options);
+  if (!allowed) allowedByOptions.set(options, (allowed = new Set(options.map((o) => o.value))));
+  return allowed;
+}
 
 /** The write forms: a value, an array of values, or a comma-separated string. */
 function splitSelectInput(input: unknown, field: Field): string[] {

@@ -18,21 +18,22 @@ function isValidTime(hours: number, minutes: number, seconds: number): boolean {
   return hours < 24 && minutes < 60 && seconds < 60;
 }
 
+const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A day of the proleptic Gregorian calendar (JavaScript's Date's), years 1 to 9999. */
 function isValidDate(year: number, month: number, day: number): boolean {
-  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : daysInMonth[month - 1]);
 }
 
-/** A literal of the kind's format that names a real calendar date and time. */
+/** A literal of the kind's format that names a real calendar date and time. Every record write checks each date it holds: no allocation beyond the match. */
 export function isValidTemporal(kind: TemporalKind, value: string): boolean {
   const match = patterns[kind].exec(value);
   if (!match) return false;
-  const parts = match.slice(1).map(Number);
-  if (kind === 'time') return isValidTime(parts[0], parts[1], parts[2]);
-  if (!isValidDate(parts[0], parts[1], parts[2])) return false;
-  return kind === 'date' || isValidTime(parts[3], parts[4], parts[5]);
+  if (kind === 'time') return isValidTime(Number(match[1]), Number(match[2]), Number(match[3]));
+  if (!isValidDate(Number(match[1]), Number(match[2]), Number(match[3]))) return false;
+  return kind === 'date' || isValidTime(Number(match[4]), Number(match[5]), Number(match[6]));
 }
 
 /**
