@@ -99,7 +99,8 @@ function openSqliteReader(file: string, cacheKib: number): SqliteDatabase.Databa
 /**
  * Kysely prepares every query anew; with the same few hundred statements on every request,
  * caching prepared statements by their SQL text saves most of SQLite's per-query cost.
- * Safe because Kysely serialises all use of the one connection.
+ * Safe because Kysely serialises all use of the one connection, and a transaction's direct
+ * statements (registerTransactionRunner) run only while that transaction holds it.
  */
 function withStatementCache(connection: SqliteDatabase.Database, prepare: (source: string) => SqliteDatabase.Statement): SqliteDatabase.Database {
   return new Proxy(connection, {
