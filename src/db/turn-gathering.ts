@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { turnAfterNext } from '../shared/fresh-runs.js';
 
 interface Gathered<Row> {
   ids: Set<number>;
@@ -7,14 +8,18 @@ interface Gathered<Row> {
 
 /**
  * PostgreSQL: reads by id of one shape (a table's record with a get's selection, a lookup
- * target's title) asked during one turn of the event loop run as one statement at its end, for
- * all their ids. Under load the requests that arrive together are read by one round trip, which
- * costs the server and the database more than reading a row: a get's server CPU is mostly the
- * statement's message and its answer, not the row (docs/performance.md, session 37). Each read
- * still begins after it was asked (the statement is sent on the next turn), so it sees every
- * write acknowledged before its request. SQLite does not gather: its reads of a turn already
- * share one read transaction (sqlite-turn-reads.ts), and one statement by id costs less there
- * than one statement of an id list.
+ * target's title) asked during two turns of the event loop run as one statement at the end of
+ * the second, for all their ids. Under load the requests that arrive together are read by one
+ * round trip, which costs the server and the database more than reading a row: a get's server
+ * CPU is mostly the statement's message and its answer, not the row (docs/performance.md,
+ * session 37). Two turns, because the requests read together reach their read a turn apart, as
+ * the writes of SQLite's group commit do (changes/group-commit.ts): against one turn, gets +14 %
+ * a second with 12 % less of the database's CPU, creates +6 % (session 39). A read alone waits
+ * two turns, microseconds on an idle server. Each read still begins after it was asked (the
+ * statement is sent turns later), so it sees every write acknowledged before its request.
+ * SQLite does not gather: its reads of a turn already share one read transaction
+ * (sqlite-turn-reads.ts), and one statement by id costs less there than one statement of an id
+ * list.
  *
  * `readAll` reads the rows of the ids (of one shape, named by `keyOf`); a caller receives every
  * row of its statement and picks its own. An id that is not a safe integer is read alone: it
@@ -31,7 +36,7 @@ export function createTurnGathering<Shape, Row>(keyOf: (shape: Shape) => string,
     if (!gathered) {
       const ids = new Set<number>();
       const open = ofDb;
-      const rows = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const rows = turnAfterNext().then(() => {
         // Closed as its statement starts: a read asked from now on waits for the next one.
         open.delete(key);
         return readAll(db, shape, [...ids]);

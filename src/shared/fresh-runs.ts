@@ -79,3 +79,12 @@ export function createFreshRun<T>(run: () => Promise<T>): () => Promise<T> {
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * The end of the turn after the next: how long a statement shared by the requests read together
+ * waits for them. They reach it a turn apart (a body's end, a cached look-up's answer), so one
+ * turn splits them in two statements (db/turn-gathering.ts, docs/performance.md, session 39).
+ */
+export function turnAfterNext(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}

@@ -4,7 +4,7 @@ import { createTurnGathering } from '../../src/db/turn-gathering.js';
 
 /**
  * Reads by id gathered by turn (src/db/turn-gathering.ts, PostgreSQL's gets and lookup titles):
- * the reads of one turn and one shape share one statement, begun after each of them was asked;
+ * the reads of two turns and one shape share one statement, begun after each of them was asked;
  * a read asked once that statement started waits for the next one.
  */
 describe('reads gathered by turn', () => {
@@ -39,16 +39,20 @@ describe('reads gathered by turn', () => {
     expect(answers[4]).toEqual([{ shape: 'a', id: 4 }]);
   });
 
-  it('sends a read asked on a later turn, or once the statement started, in a statement of its own', async () => {
+  it('gathers the reads asked during two turns, and sends a read asked once the statement started in one of its own', async () => {
     const { statements, read } = recorder();
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     const first = read(db, 'a', 1);
-    await new Promise((resolve) => setImmediate(resolve));
-    // The first statement has started: this one must begin after it was asked, so it is not in it.
+    await nextTurn();
+    // A turn later: still gathering.
     const second = read(db, 'a', 2);
-    await Promise.all([first, second]);
+    await nextTurn();
+    // The statement has started: this one must begin after it was asked, so it is not in it.
+    const third = read(db, 'a', 3);
+    await Promise.all([first, second, third]);
     expect(statements).toEqual([
-      { shape: 'a', ids: [1] },
-      { shape: 'a', ids: [2] },
+      { shape: 'a', ids: [1, 2] },
+      { shape: 'a', ids: [3] },
     ]);
   });
 

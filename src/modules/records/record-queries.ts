@@ -14,7 +14,7 @@ import type { Attempt } from './record-attempt.js';
 import type { AttemptRunner } from './record-attempts.js';
 import { selectFields, type RecordObject } from './record-reader.js';
 import { invalidField, type RecordReads } from './record-reads.js';
-import { createFreshRuns, createSharedRuns, nextTurn } from '../../shared/fresh-runs.js';
+import { createFreshRuns, createSharedRuns, nextTurn, turnAfterNext } from '../../shared/fresh-runs.js';
 import { createCountCache, isCurrentCount } from './count-cache.js';
 import { readChangeWindow, readMatchingIds } from './count-window.repository.js';
 import type { WriteUnit } from '../changes/write-unit.js';
@@ -69,11 +69,13 @@ export function createRecordQueries(deps: {
   const { selectionOf, present, readRecords } = deps.reads;
   const countCache = createCountCache();
   // A cached count's one statement, shared by the counts of a table asked at the same moment
-  // (each still sees every write acknowledged before it asked: fresh-runs.ts). It begins on
-  // the event loop's next turn, so that the counts whose requests arrived together share it.
-  // Under load it is most of a cached count's cost on PostgreSQL, a round trip each; on SQLite
-  // a statement in the turn's read transaction (db/sqlite-turn-reads.ts).
-  const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId), { beginAfter: nextTurn });
+  // (each still sees every write acknowledged before it asked: fresh-runs.ts). It begins on a
+  // later turn, so that the counts whose requests arrived together share it. Under load it is
+  // most of a cached count's cost on PostgreSQL, a round trip each: there it waits for the turn
+  // after the next, as gathered reads do (db/turn-gathering.ts; against one turn, +22 % counts a
+  // second, session 39). On SQLite it is a statement in the turn's read transaction
+  // (db/sqlite-turn-reads.ts), and a second turn measured no clear difference: one is kept.
+  const readCounters = createFreshRuns((tableId: number) => records.readCounters(db, tableId), { beginAfter: dialect.gathersReadsByTurn ? turnAfterNext : nextTurn });
   const countsByKey = createSharedRuns<string, { count: number; rows: number }>();
   // Compiled queries by table and query (its conditions, search and order: compileQuery), each
   // with the table's fields list it was compiled for: a field change replaces the list, and the
