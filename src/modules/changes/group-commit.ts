@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { prepareQuery } from '../../db/prepared-query.js';
+import { turnAfterNext } from '../../shared/fresh-runs.js';
 
 type Db = Database['db'];
 
@@ -102,14 +103,12 @@ export function createGroupCommit(db: Db, options: { deferral?: GroupDeferral; b
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(() =>
-      setImmediate(() => {
-        void runGroup().finally(() => {
-          scheduled = false;
-          if (waiting.length > 0) schedule();
-        });
-      }),
-    );
+    void turnAfterNext()
+      .then(runGroup)
+      .finally(() => {
+        scheduled = false;
+        if (waiting.length > 0) schedule();
+      });
   }
 
   /** Runs `work` in the current group's transaction, in a savepoint; answers once its group committed. */
