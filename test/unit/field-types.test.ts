@@ -139,6 +139,9 @@ describe('number', () => {
     [two, 3.14159, 3.14],
     [two, -1.239, -1.24],
     [two, 7, 7],
+    [two, 41091.64, 41091.64],
+    [two, 0.3, 0.3],
+    [two, -12.5, -12.5],
     [zero, 2.5, 3],
     [zero, 2.4, 2],
     [zero, 1e21, 1e21],
@@ -160,6 +163,20 @@ describe('number', () => {
 
   it('never stores a negative zero from rounding', () => {
     expect(Object.is(store(numberField, two, -0.001), 0)).toBe(true);
+    expect(Object.is(store(numberField, two, -0), 0)).toBe(true);
+  });
+
+  it('rounds 20,000 random numbers as their written decimals say, whether or not they have places to drop', () => {
+    // The rule written out longhand: the decimal text shifted, rounded half away from zero, shifted back.
+    const longhand = (value: number, decimals: number) => (Math.sign(value) * Math.round(Number(`${Math.abs(value)}e${decimals}`))) / 10 ** decimals + 0;
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let n = 0; n < 20_000; n++) {
+      const decimals = n % 5;
+      const value = Number((random() * 2e6 - 1e6).toFixed(Math.floor(random() * 7)));
+      const f = field({ type: 'number', settings: { decimals } });
+      expect(store(numberField, f, value), `${value} at ${decimals} places`).toBe(longhand(value, decimals));
+    }
   });
 
   it.each([['5'], ['1e3'], [true], [[1]], [{}], [Number.NaN], [Number.POSITIVE_INFINITY]])('refuses %j', (value) => {

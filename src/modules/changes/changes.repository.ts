@@ -100,7 +100,7 @@ export async function hasQueuedChanges(db: Db): Promise<boolean> {
  * and only the rows it deleted go into the log, with seqs drawn after that sequencer's commit.
  * Rows committed after its snapshot wait for the next run, which their writer asks for.
  */
-export function sequenceQueuedStatement(limit: number) {
+export function sequenceQueuedStatement(limit: number, channel: string = changeLogChannel) {
   const list = sql.join(changeColumns.map((column) => sql.ref(column)));
   const shared = sql.join(['account_id', 'space_id', 'table_id'].map((column) => sql.ref(`m.${column}`)));
   const sharedAfter = sql.join(['at', 'actor_user_id', 'actor_api_key_id', 'actor_name'].map((column) => sql.ref(`m.${column}`)));
@@ -121,13 +121,19 @@ export function sequenceQueuedStatement(limit: number) {
       insert into changes (${list}) select ${list} from expanded order by id, n returning 1
     )
     select (select count(*) from appended) as moved, exists(select 1 from change_queue where id > (select id from cutoff)) as more,
-      (select pg_notify(${changeLogChannel}, '') where exists (select 1 from appended)) as woke`;
+      (select pg_notify(${channel}, '') where exists (select 1 from appended)) as woke`;
 }
+
+// Compiled once: the statement runs after every commit that queued changes, and Kysely's
+// compilation of its nested fragments cost about as much as the pg driver's work for it.
+const sequenceQueuedPrepared = prepareQuery((db: Kysely<any>, limit: number, channel: string) => {
+  const statement = sequenceQueuedStatement(limit, channel);
+  return { compile: () => statement.compile(db) };
+});
 
 /** Runs the sequencer's statement (its own transaction, under the change log's lock); answers how many changes moved and whether more are queued. */
 export async function sequenceQueued(db: Db, limit: number): Promise<{ moved: number; more: boolean }> {
-  const result = await sequenceQueuedStatement(limit).execute(db);
-  const row = result.rows[0];
+  const [row] = await sequenceQueuedPrepared(db, limit, changeLogChannel);
   return { moved: Number(row?.moved ?? 0), more: row?.more === true };
 }
 

@@ -17,6 +17,9 @@ function roundDecimals(value: number, decimals: number): number {
   const text = String(Math.abs(value));
   // Exponent notation: below 1e-6 or at least 1e21, where toFixed is exact enough.
   if (text.includes('e')) return Number(value.toFixed(decimals)) + 0;
+  // Written with no more places than kept (the usual input): already the number it rounds to.
+  const point = text.indexOf('.');
+  if (point === -1 || text.length - point - 1 <= decimals) return value + 0;
   return (Math.sign(value) * Math.round(Number(`${text}e${decimals}`))) / 10 ** decimals + 0;
 }
 
