@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { LRUCache } from 'lru-cache';
 
@@ -13,6 +13,10 @@ import { LRUCache } from 'lru-cache';
  * Only statements through this pool are named: the record queries whose plan depends on the
  * caller's filters run on the bounded reader's own connections (postgres-bounded-reader.ts),
  * unnamed, planned for their values each time.
+ *
+ * The query is handed to pg as its own `Query`, made from the text, the values and the callback:
+ * given a config object, pg copies it through its property descriptors first, on every query
+ * (1.3 µs a query against 0.07 µs for the text form, measured alone: about 1 % of a get).
  *
  * The callback form: results are the same as the promise form's; what differs is how long
  * they live. With the promise form, pg's `Query` is made first and the callback that resolves the
@@ -85,11 +89,14 @@ function adaptClient(client: pg.PoolClient): PostgresPoolClient {
     if (name !== undefined) prepared.add(name);
     if (prepared.size >= maxStatementsPerConnection) discard = true;
     return new Promise((resolve, reject) => {
-      client.query({ name, text: sql, values: parameters as unknown[] }, (error: Error | undefined, result: pg.QueryResult) => {
+      const statement = new pg.Query(sql, parameters as unknown[], (error: Error | undefined, result: pg.QueryResult) => {
         if (!error) return resolve(result as unknown as PostgresQueryResult<R>);
         if (isStaleStatement(error)) discard = true;
         reject(error);
       });
+      // A field of every pg Query (its config's `name`), which pg's types leave out.
+      (statement as { name?: string }).name = name;
+      client.query(statement);
     });
   }
   // Released with `true`, pg-pool closes the connection (and its prepared statements) instead of keeping it.
