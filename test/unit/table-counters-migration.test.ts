@@ -225,7 +225,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0018, with a table made at 0005 in between; search answers the same after 0011', async () => {
+  it('migrating one step at a time applies 0003 to 0019, with a table made at 0005 in between; search answers the same after 0011', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -293,6 +293,19 @@ describe(`table counters migration (${testEngine})`, () => {
       const fts = sql.table(`rec_${countedId}_fts`);
       await sql`insert into ${fts} (${fts}, rank) values ('integrity-check', 1)`.execute(db);
     }
+    // 0019: an update statement that changed no row (PostgreSQL fired its statement trigger
+    // anyway) leaves the counters of an old table alone; one that changed a row still counts.
+    const column = nameColumns.get(countedId)!;
+    const noRowUpdated = () => db.updateTable(`rec_${countedId}`).set({ [column]: 'nobody' }).where('id', '=', -1).execute();
+    const unchanged = await counters(countedId);
+    await noRowUpdated();
+    expect((await counters(countedId)).changes).toBe(testEngine === 'postgres' ? unchanged.changes + 1 : unchanged.changes);
+    await migrateOneStep('0019-update-counts-changed-rows');
+    const migrated = await counters(countedId);
+    await noRowUpdated();
+    expect(await counters(countedId)).toEqual(migrated);
+    await db.updateTable(`rec_${countedId}`).set({ [column]: sql`${sql.ref(column)}` }).where('id', '=', (await db.selectFrom(`rec_${countedId}`).select('id').limit(1).executeTakeFirstOrThrow()).id).execute();
+    expect((await counters(countedId)).changes).toBe(migrated.changes + 1);
     expect(await migrateToLatest(opened)).toEqual([]);
     for (const tableId of [fullId, emptyId, countedId]) {
       expect(await searchNow(tableId)).toEqual(before.get(tableId));

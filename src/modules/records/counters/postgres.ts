@@ -3,6 +3,8 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Statement-level, so a bulk insert adds its row count once; concurrent writers spread over
  * shards by backend, so they do not queue on one counter row (`tabula_count_rows`, migration 0003).
+ * Each sees the rows its statement wrote: an update that changed none counts no change
+ * (migration 0019), since PostgreSQL fires a statement trigger for no rows too.
  */
 export async function createPostgresCounterTriggers(db: Kysely<any>, tableId: number): Promise<void> {
   const base = sql.table(`rec_${tableId}`);
@@ -12,5 +14,5 @@ export async function createPostgresCounterTriggers(db: Kysely<any>, tableId: nu
   await sql`create trigger ${sql.id(`rec_${tableId}_count_delete`)} after delete on ${base}
     referencing old table as old_rows for each statement execute function tabula_count_rows(${id})`.execute(db);
   await sql`create trigger ${sql.id(`rec_${tableId}_count_update`)} after update on ${base}
-    for each statement execute function tabula_count_rows(${id})`.execute(db);
+    referencing new table as new_rows for each statement execute function tabula_count_rows(${id})`.execute(db);
 }
