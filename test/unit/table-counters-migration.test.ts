@@ -293,14 +293,18 @@ describe(`table counters migration (${testEngine})`, () => {
       const fts = sql.table(`rec_${countedId}_fts`);
       await sql`insert into ${fts} (${fts}, rank) values ('integrity-check', 1)`.execute(db);
     }
-    // 0019: an update statement that changed no row (PostgreSQL fired its statement trigger
-    // anyway) leaves the counters of an old table alone; one that changed a row still counts.
+    // 0019: an update, a delete and an insert that wrote no row (PostgreSQL fired their statement
+    // triggers anyway) leave the counters of an old table alone; an update of a row still counts.
     const column = nameColumns.get(countedId)!;
-    const noRowUpdated = () => db.updateTable(`rec_${countedId}`).set({ [column]: 'nobody' }).where('id', '=', -1).execute();
+    const noRowUpdated = async () => {
+      await db.updateTable(`rec_${countedId}`).set({ [column]: 'nobody' }).where('id', '=', -1).execute();
+      await db.deleteFrom(`rec_${countedId}`).where('id', '=', -1).execute();
+      await sql`insert into ${recordTable(countedId)} (created_at, updated_at) select ${stamp}, ${stamp} where false`.execute(db);
+    };
     const unchanged = await counters(countedId);
     await noRowUpdated();
-    expect((await counters(countedId)).changes).toBe(testEngine === 'postgres' ? unchanged.changes + 1 : unchanged.changes);
-    await migrateOneStep('0019-update-counts-changed-rows');
+    expect((await counters(countedId)).changes).toBe(testEngine === 'postgres' ? unchanged.changes + 3 : unchanged.changes);
+    await migrateOneStep('0019-counters-count-written-rows');
     const migrated = await counters(countedId);
     await noRowUpdated();
     expect(await counters(countedId)).toEqual(migrated);

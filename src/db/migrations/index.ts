@@ -18,7 +18,7 @@ import { webhooksMigration } from './0015-webhooks.js';
 import { jobLeasesMigration } from './0016-job-leases.js';
 import { changeQueueBatchesMigration } from './0017-change-queue-batches.js';
 import { searchIndexCatchUpMigration } from './0018-search-index-catch-up.js';
-import { updateCountsChangedRowsMigration } from './0019-update-counts-changed-rows.js';
+import { countersCountWrittenRowsMigration } from './0019-counters-count-written-rows.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -46,7 +46,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0016-job-leases': jobLeasesMigration(dialect),
         '0017-change-queue-batches': changeQueueBatchesMigration(dialect),
         '0018-search-index-catch-up': searchIndexCatchUpMigration(dialect),
-        '0019-update-counts-changed-rows': updateCountsChangedRowsMigration(dialect),
+        '0019-counters-count-written-rows': countersCountWrittenRowsMigration(dialect),
       };
     },
   };
