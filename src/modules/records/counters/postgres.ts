@@ -3,8 +3,9 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Statement-level, so a bulk insert adds its row count once; concurrent writers spread over
  * shards by backend, so they do not queue on one counter row (`tabula_count_rows`, migration 0003).
- * Each sees the rows its statement wrote: an update that changed none counts no change
- * (migration 0019), since PostgreSQL fires a statement trigger for no rows too; so does an insert or a delete of none.
+ * Each sees the rows its statement wrote, and a statement that wrote none (an update of values
+ * already stored, say) counts no change: PostgreSQL fires a statement trigger for no rows too
+ * (migration 0019).
  */
 export async function createPostgresCounterTriggers(db: Kysely<any>, tableId: number): Promise<void> {
   const base = sql.table(`rec_${tableId}`);
