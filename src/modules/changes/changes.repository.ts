@@ -124,8 +124,8 @@ export function sequenceQueuedStatement(limit: number, channel: string = changeL
       (select pg_notify(${channel}, '') where exists (select 1 from appended)) as woke`;
 }
 
-// Compiled once: the statement runs after every commit that queued changes, and Kysely's
-// compilation of its nested fragments cost about as much as the pg driver's work for it.
+// Compiled once: the statement runs after every commit that queued changes, and building and
+// compiling it anew each time was about 2 % of a PostgreSQL create's server CPU (session 40).
 const sequenceQueuedPrepared = prepareQuery((db: Kysely<any>, limit: number, channel: string) => {
   const statement = sequenceQueuedStatement(limit, channel);
   return { compile: () => statement.compile(db) };
