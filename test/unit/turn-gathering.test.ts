@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTurnGathering } from '../../src/db/turn-gathering.js';
+import { nextTurn } from '../../src/shared/fresh-runs.js';
 
 /**
  * Reads by id gathered by turn (src/db/turn-gathering.ts, PostgreSQL's gets and lookup titles):
@@ -41,7 +42,6 @@ describe('reads gathered by turn', () => {
 
   it('gathers the reads asked during two turns, and sends a read asked once the statement started in one of its own', async () => {
     const { statements, read } = recorder();
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     const first = read(db, 'a', 1);
     await nextTurn();
     // A turn later: still gathering.
