@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -27,6 +28,9 @@ export interface TestAppOptions {
   consoleDir?: string;
   /** Shared with `/readyz`, as `tabula serve` shares it with its graceful stop. */
   lifecycle?: Lifecycle;
+
+  /** Where the app logs, as `tabula serve`'s LOG_LEVEL logger; absent, nothing is logged. */
+  logger?: Logger;
 
   /** Deliver webhooks, as `tabula serve` does, with these settings (tests make them tiny); absent, nothing is delivered. */
   webhooks?: DeliveryOptions;
@@ -119,7 +123,7 @@ async function serveDatabase(database: TestDatabase, options: TestAppOptions): P
   };
   const container = await createContainer(loadConfig(env, { data: database.dataDir }), { clock: options.clock, feed: options.feed, webhooks: options.webhooks });
   try {
-    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:`, consoleDir: options.consoleDir, lifecycle: options.lifecycle });
+    const app = await buildApp(container, { redisPrefix: options.redisPrefix ?? `tabula-test-${crypto.randomBytes(6).toString('hex')}:`, consoleDir: options.consoleDir, lifecycle: options.lifecycle, logger: options.logger });
     await app.ready();
     if (options.webhooks) await container.services.webhookDelivery.start();
     return {

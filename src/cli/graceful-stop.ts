@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { App } from '../app.js';
 import type { Container } from '../container.js';
 import type { Lifecycle } from '../shared/lifecycle.js';
@@ -10,11 +11,11 @@ import type { Lifecycle } from '../shared/lifecycle.js';
  * then the database closes and the process exits 0. Requests still running after `drainMs` are
  * cut off (their connections closed) and the process exits anyway, still 0: the stop was asked for.
  */
-export async function stopGracefully(options: { app: App; container: Container; lifecycle: Lifecycle; drainMs: number; stopBackground: () => Promise<void> }): Promise<never> {
-  const { app, container, lifecycle } = options;
+export async function stopGracefully(options: { app: App; log: FastifyBaseLogger; container: Container; lifecycle: Lifecycle; drainMs: number; stopBackground: () => Promise<void> }): Promise<never> {
+  const { app, log, container, lifecycle } = options;
   lifecycle.draining = true;
   const deadline = setTimeout(() => {
-    app.log.warn(`requests still running after ${options.drainMs / 1000} s (TABULA_DRAIN_SECONDS): closing their connections`);
+    log.warn(`requests still running after ${options.drainMs / 1000} s (TABULA_DRAIN_SECONDS): closing their connections`);
     app.server.closeAllConnections();
   }, options.drainMs);
   deadline.unref();
@@ -23,12 +24,12 @@ export async function stopGracefully(options: { app: App; container: Container; 
   try {
     // Jobs first: they may take a while to reach the end of their item, meanwhile requests finish.
     await Promise.all([
-      options.stopBackground().catch((error: unknown) => app.log.error({ err: error }, 'stopping background jobs failed')),
-      app.close().catch((error: unknown) => app.log.error({ err: error }, 'closing the server failed')),
+      options.stopBackground().catch((error: unknown) => log.error({ err: error }, 'stopping background jobs failed')),
+      app.close().catch((error: unknown) => log.error({ err: error }, 'closing the server failed')),
     ]);
     await container.close();
   } catch (error) {
-    app.log.error({ err: error }, 'closing the database failed');
+    log.error({ err: error }, 'closing the database failed');
   }
   clearTimeout(deadline);
   process.exit(0);

@@ -123,29 +123,30 @@ async function serve(values: { data?: string; port?: string; host?: string; proc
     return runClusterPrimary(config, config.processes);
   }
   // Loaded here, not at the top: main.js imports every command, and the others should not pay for Fastify and all routes.
-  const [{ createContainer }, { buildApp }, { startBackgroundJobs }, { stopGracefully }] = await Promise.all([
+  const [{ pino }, { createContainer }, { buildApp }, { startBackgroundJobs }, { stopGracefully }] = await Promise.all([
+    import('pino'),
     import('../container.js'),
     import('../app.js'),
     import('./background-jobs.js'),
     import('./graceful-stop.js'),
   ]);
-  // The services log through the app's logger once it exists (automatic index decisions).
-  let log: (level: 'info' | 'warn', message: string) => void = () => undefined;
-  const container = await createContainer(config, { log: (level, message) => log(level, message) });
+  // One logger for the process: the services (automatic index decisions), the app and its requests.
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+  const container = await createContainer(config, { log: (level, message) => logger[level](message) });
   if (!worker) await bootstrapFirstAccount(container);
   const lifecycle = { draining: false };
-  const app = await buildApp(container, { logger: { level: process.env.LOG_LEVEL ?? 'warn' }, consoleDir: config.consoleDir, lifecycle });
-  log = (level, message) => app.log[level](message);
+  const app = await buildApp(container, { logger, consoleDir: config.consoleDir, lifecycle });
   // Changes a stopped process left queued between its commit and its sequencer run (PostgreSQL).
   const sequencing = setInterval(() => {
-    container.services.unit.sequencePending().catch((error: unknown) => app.log.error({ err: error }, 'sequencing queued changes failed'));
+    container.services.unit.sequencePending().catch((error: unknown) => logger.error({ err: error }, 'sequencing queued changes failed'));
   }, pendingSequenceIntervalMs);
   sequencing.unref();
   // Their first look comes a second or more after this, by when the server listens.
-  const background = startBackgroundJobs(container, app.log);
+  const background = startBackgroundJobs(container, logger);
   const shutdown = () =>
     stopGracefully({
       app,
+      log: logger,
       container,
       lifecycle,
       drainMs: config.drainMs,

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { translateDatabaseError, type TranslateOptions } from '../db/db-errors.js';
 import type { DialectName } from '../db/dialect.js';
 import { AppError, ErrorCode } from '../shared/errors.js';
@@ -31,8 +31,8 @@ function send(reply: FastifyReply, code: ErrorCode, message: string, options: { 
     .send({ error: { code, message, ...options.extra } });
 }
 
-function sendInternalError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  request.log.error({ err: error, requestId: request.id }, 'request failed');
+function sendInternalError(error: unknown, request: FastifyRequest, reply: FastifyReply, log: FastifyBaseLogger) {
+  log.error({ err: error, requestId: request.id }, 'request failed');
   return send(reply, ErrorCode.internalError, `Internal server error (request id ${request.id})`, { extra: { request_id: request.id } });
 }
 
@@ -47,10 +47,12 @@ function sendAppError(error: AppError, reply: FastifyReply) {
  * (FST_ERR_MAX_PARAM_LENGTH, a 414 by default). Pass this as the `frameworkErrors` option of
  * `Fastify()` so that they answer in the one error shape too, without echoing the path.
  */
-export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error.code === 'FST_ERR_BAD_URL') return send(reply, ErrorCode.invalidUrl, 'Invalid URL: malformed percent-encoding');
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, ErrorCode.invalidParameters, 'Invalid parameters: a path parameter is too long');
-  return sendInternalError(error, request, reply);
+export function frameworkErrorHandler(log: FastifyBaseLogger) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error.code === 'FST_ERR_BAD_URL') return send(reply, ErrorCode.invalidUrl, 'Invalid URL: malformed percent-encoding');
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, ErrorCode.invalidParameters, 'Invalid parameters: a path parameter is too long');
+    return sendInternalError(error, request, reply, log);
+  };
 }
 
 /**
@@ -61,6 +63,8 @@ export function handleFrameworkError(error: FastifyError, request: FastifyReques
 export function registerErrorHandling(
   app: FastifyInstance,
   database: { dialect: DialectName } & TranslateOptions,
+  /** Where a 500's cause and a translated database error go, with the request's id. */
+  log: FastifyBaseLogger,
   /** The console's page for unrouted GETs outside the API (http/console.ts); it answers true when it took the request. */
   answerUnrouted?: (request: FastifyRequest, reply: FastifyReply) => boolean,
 ): void {
@@ -74,10 +78,10 @@ export function registerErrorHandling(
     }
     const translated = translateDatabaseError(error, database.dialect, database);
     if (translated) {
-      request.log.warn({ err: error, requestId: request.id, code: translated.code }, 'database error');
+      log.warn({ err: error, requestId: request.id, code: translated.code }, 'database error');
       return sendAppError(translated, reply);
     }
-    return sendInternalError(error, request, reply);
+    return sendInternalError(error, request, reply, log);
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -38,6 +38,8 @@ export interface RateLimitOptions {
    * counters (`TABULA_REDIS_PREFIX`).
    */
   redisPrefix: string;
+  /** Where Redis's outages and returns are told. */
+  log: FastifyBaseLogger;
 }
 
 const windowMs = 60_000;
@@ -255,7 +257,7 @@ function secondsLeft(count: Count): number {
  * count is synchronous, and the hottest routes then pay for no promise here.
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  const counters = new FailoverCounters(options.redisPrefix, app.log);
+  const counters = new FailoverCounters(options.redisPrefix, options.log);
   if (options.redisUrl) {
     const redis = counters.connect(options.redisUrl);
     app.addHook('onClose', async () => {

@@ -385,7 +385,7 @@ describe('bad input on management endpoints', () => {
     });
 
     // Past the router's 100-character parameter limit, and for malformed percent-encoding, the router answers
-    // before any hook; app.ts passes error-handler.ts's handleFrameworkError as `frameworkErrors`, so these
+    // before any hook; app.ts passes error-handler.ts's frameworkErrorHandler as `frameworkErrors`, so these
     // answer 400 in the error shape rather than Fastify's own (414 FST_ERR_MAX_PARAM_LENGTH, 400 FST_ERR_BAD_URL).
     it('answers 400 invalid_parameters in the error shape for an id longer than 100 characters', async () => {
       const response = await send('GET', `/api/table/${'1'.repeat(150)}/get`);
