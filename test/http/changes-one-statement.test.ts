@@ -1,6 +1,20 @@
+import { sql, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fieldColumnName } from '../../src/modules/fields/physical-names.js';
 import { useTestApp } from '../build-test-app.js';
 import { call, createAccount, createSpace, createTable, type World } from '../factories.js';
+import { fieldIds } from '../schema-inspection.js';
+import { testEngine } from '../test-database.js';
+
+/** Resolves once some backend of this database waits on a lock (PostgreSQL). */
+async function someoneWaitsOnALock(db: Kysely<any>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if (rows[0].n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no statement ever waited on a lock');
+}
 
 /**
  * The changes of single-record updates. On PostgreSQL an update of numbers, checkboxes, dates,
@@ -123,6 +137,28 @@ describe('changes of a single update or delete, whichever way it is written', ()
       value = change.after.count;
     }
     expect((await call(ctx, 'GET', `/api/table/${tableId}/record/${id}/get`, { key: world.accountKey })).body.data.count).toBe(value);
+  });
+
+  it.skipIf(testEngine !== 'postgres')('an update that waited for another writer of its row: its change is from the value that writer left', async () => {
+    const { id } = await create({ count: 0, amount: 1 });
+    const before = await lastSeq();
+    const db = ctx.container.database.db;
+    // Another writer (outside the API) holds the row, having changed it; the update reads the
+    // version before that write, then waits for the row.
+    const other = await db.startTransaction().execute();
+    try {
+      await sql`update ${sql.table(`rec_${tableId}`)} set ${sql.ref(fieldColumnName((await fieldIds(ctx, tableId)).count))} = 5 where id = ${id}`.execute(other);
+      const updating = update(id, { count: 7 });
+      await someoneWaitsOnALock(db);
+      await other.commit().execute();
+      expect((await updating).status).toBe(200);
+    } catch (error) {
+      await other.rollback().execute();
+      throw error;
+    }
+    const changes = await changesAfter(before);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ fields: ['count'], before: { count: 5 }, after: { count: 7 } });
   });
 
   it('a delete moves the record to the trash with its change; a restore brings it back whole', async () => {
