@@ -1,13 +1,13 @@
 /**
- * `node --import tsx bench/instructions.ts --dataset <name> --db sqlite|postgres --shape count|get|create|update [--dist dist] [--requests 2000] [--rounds 2]`:
+ * `node --import tsx bench/instructions.ts --dataset <name> --db sqlite|postgres --shape count|get|create|update [--dist dist] [--requests 2000] [--warmup 10000] [--rounds 3]`:
  * the instructions a request costs `tabula serve`, counted by valgrind's callgrind on a dataset
  * `npm run bench` made. This machine has no hardware counters and its CPU time a request moves
  * by ±6 % between identical builds (more with two servers running: compare-builds.ts), so a
  * change worth 2–5 % cannot be seen by timing it; instructions move by a few percent only (GC
  * and timers still vary). The server runs under callgrind with counting off through its
- * start-up and a warm-up of 3,000 requests (valgrind's JIT support: `--smc-check`), counting on
+ * start-up and `--warmup` requests (valgrind's JIT support: `--smc-check`), counting on
  * for `--requests` requests of 4 connections, then dumped. Every thread of the server is counted
- * (the SQLite workers too); on PostgreSQL the database's own work is not. About 1.5 minutes a round.
+ * (the SQLite workers too); on PostgreSQL the database's own work is not. A few minutes a round.
  * Needs Debian's `valgrind`.
  */
 import { execFileSync } from 'node:child_process';
@@ -26,7 +26,9 @@ const { values: options } = parseArgs({
     shape: { type: 'string', default: 'count' },
     dist: { type: 'string', default: 'dist' },
     requests: { type: 'string', default: '2000' },
-    rounds: { type: 'string', default: '2' },
+    /** Requests before counting: V8 still compiles the hot path's functions for thousands of requests (about 15 % of a create's instructions after 3,000). */
+    warmup: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '3' },
     rows: { type: 'string', default: '1000000' },
   },
 });
@@ -50,7 +52,7 @@ async function countRound(round: number): Promise<number> {
   const server = await startProcess('valgrind', args, env);
   const pid = String(server.child.pid);
   try {
-    await drive(server.url, 0, next, auth, 3000);
+    await drive(server.url, 0, next, auth, Number(options.warmup));
     execFileSync('callgrind_control', ['--instr=on', pid], { stdio: 'ignore' });
     const result = await drive(server.url, 0, next, auth, requests);
     if (result.errors || result.non2xx) throw new Error(`${result.errors + result.non2xx} requests failed`);
