@@ -35,6 +35,8 @@ export interface QueryBounds {
   sqliteCacheKib: number;
   /** 0: the writer checkpoints (DatabaseOptions.sqliteCheckpointEveryMs). */
   sqliteCheckpointEveryMs: number;
+  /** DatabaseOptions.sqliteRestartWalPages. */
+  sqliteRestartWalPages: number;
   /** PostgreSQL: the connections of the pool that every call but the record queries uses (defaultDatabaseConnections). */
   databaseConnections: number;
 }

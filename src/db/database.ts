@@ -24,6 +24,12 @@ export interface DatabaseOptions {
    * which starts no worker it does not need, passes 0 (cli-context.ts).
    */
   sqliteCheckpointEveryMs?: number;
+  /**
+   * SQLite, with background checkpoints: the WAL's length in pages from which a checkpoint that
+   * writes kept from copying it all is finished with the writes paused, so that the WAL
+   * restarts (sqlite-read-workers.ts).
+   */
+  sqliteRestartWalPages?: number;
   /** PostgreSQL: the connections of the pool for every call but the record queries (default: defaultDatabaseConnections). */
   databaseConnections?: number;
 }
@@ -38,7 +44,21 @@ const serverCacheKib = 8 * 1024;
 /** Measured at a million records: shorter turns copied the same pages more often for no more writes (docs/performance.md, session 29). */
 const serverCheckpointEveryMs = 200;
 
-const defaultQueryBounds = { queryTimeoutMs: 10_000, queryConcurrency: defaultQuerySlots(), sqliteCacheKib: serverCacheKib, sqliteCheckpointEveryMs: serverCheckpointEveryMs, databaseConnections: defaultDatabaseConnections() };
+/**
+ * 64 MB of WAL: each restart pauses the writes for the frames written since the last
+ * checkpoint and two syncs (15-50 ms on this machine's disk); restarting at 4 MB paused them
+ * about every 200 ms (docs/performance.md, session 42).
+ */
+const serverRestartWalPages = 16_000;
+
+const defaultQueryBounds = {
+  queryTimeoutMs: 10_000,
+  queryConcurrency: defaultQuerySlots(),
+  sqliteCacheKib: serverCacheKib,
+  sqliteCheckpointEveryMs: serverCheckpointEveryMs,
+  sqliteRestartWalPages: serverRestartWalPages,
+  databaseConnections: defaultDatabaseConnections(),
+};
 
 /**
  * Opens the configured engine, loading only its driver: a SQLite process never loads pg, a

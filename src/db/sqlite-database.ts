@@ -13,8 +13,12 @@ import { createSqliteReadWorkers } from './sqlite-read-workers.js';
 import type { DdlReply } from './sqlite-ddl-worker.js';
 import { startWorker } from './start-worker.js';
 
-/** WAL pages (4 KiB each) at which the writer checkpoints by itself when background checkpoints are on. */
-const backstopCheckpointPages = 8000;
+/**
+ * WAL pages (4 KiB each) at which the writer checkpoints by itself when background checkpoints
+ * are on: only when they could not run (every query worker held by a query), as each of them
+ * restarts the WAL (sqlite-read-workers.ts).
+ */
+const backstopCheckpointPages = 32000;
 
 /** SQLite in `<dataDir>/tabula.db`: loaded by openDatabase only when there is no DATABASE_URL. */
 export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
@@ -27,8 +31,8 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   configureSqliteConnection(connection);
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
-  // A query worker checkpoints in the background; the writer's own checkpoints, at a WAL eight
-  // times SQLite's default, are only the backstop for when that worker is held by a long query.
+  // Query workers checkpoint in the background; the writer's own checkpoints, at a WAL 32
+  // times SQLite's default, are only the backstop for when every worker is held by a query.
   if (bounds.sqliteCheckpointEveryMs > 0) connection.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);
   const writerStatements = createStatementCache(connection);
   const db = new Kysely<SystemSchema>({ dialect: new WriterDialect({ database: withStatementCache(connection, writerStatements) }) });
@@ -41,7 +45,14 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, createTurnReads(reader, readerStatements));
-  const workers = createSqliteReadWorkers(file, { ...querySlotsOf(bounds), cacheKib: bounds.sqliteCacheKib, checkpointEveryMs: bounds.sqliteCheckpointEveryMs });
+  const workers = createSqliteReadWorkers(file, {
+    ...querySlotsOf(bounds),
+    cacheKib: bounds.sqliteCacheKib,
+    checkpointEveryMs: bounds.sqliteCheckpointEveryMs,
+    restartWalPages: bounds.sqliteRestartWalPages,
+    // Holding Kysely's one connection: the writes wait in its queue, between two transactions.
+    pauseWrites: (during) => db.connection().execute(during),
+  });
   registerBoundedReader(db, workers);
   return {
     db,

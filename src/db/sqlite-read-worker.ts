@@ -4,25 +4,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import { BudgetExceeded, configureSqliteConnection, createStatementCache, setStatementDeadline } from './sqlite-connection.js';
 
-/** What a query worker is started with: its file, page cache, and how often it checkpoints (0: never). */
+/** What a query worker is started with: its file and page cache. */
 export interface ReadWorkerData {
   file: string;
   cacheKib: number;
-  checkpointEveryMs: number;
-}
-
-/**
- * Copies the WAL's committed pages back into the database file: a passive checkpoint, which
- * never waits for nor blocks the writer or a reader, here at this thread's lower priority
- * instead of inside the writer's commits (docs/decisions.md, "Checkpoints off the writer's
- * thread"). A query's `query_only` does not forbid it: it changes no data.
- */
-function checkpoint(connection: SqliteDatabase.Database): void {
-  try {
-    connection.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // The file busy or gone: the next turn tries again, and the writer's own checkpoints are the backstop.
-  }
 }
 
 /** A statement to run: its SQL text, parameters and deadline (ms since the epoch). */
@@ -42,16 +27,17 @@ export const readyMessage = { ready: true } as const;
  * A worker thread that runs record queries on its own read-only connection, so that a long
  * statement never holds the event loop, the writer or the hot read connection. It runs at a
  * lower CPU priority than the main thread (Linux), so cheap calls keep their core under load.
+ * It also runs the server's background checkpoints (sqlite-read-workers.ts), which `query_only`
+ * does not forbid: a checkpoint changes no data.
  */
 function serve(): void {
-  const { file, cacheKib, checkpointEveryMs } = workerData as ReadWorkerData;
+  const { file, cacheKib } = workerData as ReadWorkerData;
   const connection = new SqliteDatabase(file);
   configureSqliteConnection(connection);
   connection.pragma('query_only = ON');
   connection.pragma(`cache_size = -${cacheKib}`);
   const statements = createStatementCache(connection);
   lowerThreadPriority();
-  if (checkpointEveryMs > 0) setInterval(() => checkpoint(connection), checkpointEveryMs);
   parentPort!.postMessage(readyMessage);
   parentPort!.on('message', (request: ReadRequest) => {
     setStatementDeadline(request.deadline);

@@ -1,3 +1,4 @@
+import fs, { type FileHandle } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import { QueryTimeoutError } from '../shared/errors.js';
@@ -68,25 +69,34 @@ class ReadWorker {
   }
 }
 
+/** What `pragma wal_checkpoint` answers: frames in the WAL, and how many of them are copied back. */
+interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
 /**
  * Record queries on SQLite run on worker threads, each with its own read-only connection:
  * better-sqlite3 runs a statement on the calling thread, so on the main thread one long query
  * would hold every other request. A statement checks its deadline through
  * `tabula_within_budget()` (Dialect.budgetGuard) and stops itself; one that does not is
  * terminated a little later, and its slot stays taken until its thread has really ended.
+ *
+ * With `checkpointEveryMs`, an idle worker also checkpoints the WAL that often, off the writer's
+ * thread (docs/decisions.md, "The WAL restarts without the writer's checkpoint"): a passive
+ * checkpoint beside the writes, then, when writes kept it from copying the whole WAL, a second
+ * one with the writer paused through `pauseWrites` (its commits wait; reads go on), which copies
+ * the few frames written meanwhile, so that the next write starts the WAL again.
  */
-export function createSqliteReadWorkers(file: string, options: QuerySlots & { cacheKib: number; checkpointEveryMs: number }): BoundedReader {
+export function createSqliteReadWorkers(file: string, options: QuerySlots & { cacheKib: number; checkpointEveryMs: number; restartWalPages: number; pauseWrites: (during: () => Promise<void>) => Promise<void> }): BoundedReader {
   const gate = new QueryGate(options.share, slotsOf(options), options.queueTimeoutMs);
   const idle: ReadWorker[] = [];
   const all = new Set<ReadWorker>();
-  /** The worker that checkpoints the WAL in its idle time (one at a time), when checkpoints are on. */
-  let checkpointer: ReadWorker | null = null;
   let closing = false;
 
   function startReadWorker(): ReadWorker {
-    const checkpoints = options.checkpointEveryMs > 0 && checkpointer === null;
-    const worker = new ReadWorker({ file, cacheKib: options.cacheKib, checkpointEveryMs: checkpoints ? options.checkpointEveryMs : 0 }, forget);
-    if (checkpoints) checkpointer = worker;
+    const worker = new ReadWorker({ file, cacheKib: options.cacheKib }, forget);
     all.add(worker);
     return worker;
   }
@@ -95,14 +105,9 @@ export function createSqliteReadWorkers(file: string, options: QuerySlots & { ca
     all.delete(worker);
     const index = idle.indexOf(worker);
     if (index >= 0) idle.splice(index, 1);
-    if (worker !== checkpointer) return;
-    // A checkpointer terminated past a query's deadline hands its turn to a new worker.
-    checkpointer = null;
-    if (!closing) idle.push(startReadWorker());
+    // The last worker terminated past a query's deadline: a new one is there to checkpoint.
+    if (options.checkpointEveryMs > 0 && all.size === 0 && !closing) idle.push(startReadWorker());
   }
-
-  // The checkpointer starts with the database, before any query asks for a worker.
-  if (options.checkpointEveryMs > 0) idle.push(startReadWorker());
 
   async function execute(sql: string, parameters: readonly unknown[], deadline: number): Promise<unknown[]> {
     let worker = idle.pop();
@@ -119,6 +124,49 @@ export function createSqliteReadWorkers(file: string, options: QuerySlots & { ca
     }
   }
 
+  /**
+   * One turn of background checkpointing, on an idle worker (none idle: every one runs a
+   * query, and the writer's own checkpoint is the backstop). It stays off the query slots: it
+   * reads nothing a caller waits for, and a passive checkpoint never waits for a reader.
+   */
+  let turn: Promise<void> | null = null;
+  /** The WAL's frames when the last turn ended: the same again, nothing was written since, and nothing needs a pause. */
+  let walFramesSeen = 0;
+  let databaseFile: FileHandle | undefined;
+  async function checkpointTurn(): Promise<void> {
+    const worker = idle.shift();
+    if (!worker) return;
+    const checkpoint = async () => ((await worker.run('pragma wal_checkpoint(PASSIVE)', [], Infinity)) as CheckpointResult[])[0];
+    try {
+      // It copies the WAL as it was when it began; under steady writes more follows meanwhile, and
+      // the WAL restarts only when a write begins with every frame copied back.
+      let seen = await checkpoint();
+      if (seen.log > 0 && seen.log !== walFramesSeen) {
+        // SQLite syncs the file only after a checkpoint that found no write after it: the pages
+        // copied beside the writes are synced here, on libuv's threads, so that the paused
+        // checkpoint has only its own few to sync (about 20 µs a scattered page on this disk).
+        databaseFile ??= await fs.open(file, 'r');
+        await databaseFile.sync();
+        if (seen.log >= options.restartWalPages) await options.pauseWrites(async () => void (seen = await checkpoint()));
+      }
+      walFramesSeen = seen.log;
+    } catch {
+      // The file busy or gone, or the worker ended: the next turn tries again, and the writer's own checkpoints are the backstop.
+    } finally {
+      if (!worker.exited) idle.push(worker);
+    }
+  }
+
+  let checkpoints: NodeJS.Timeout | undefined;
+  if (options.checkpointEveryMs > 0) {
+    // A worker starts with the database, before any query asks for one, to checkpoint.
+    idle.push(startReadWorker());
+    checkpoints = setInterval(() => {
+      if (!turn && !closing) turn = checkpointTurn().finally(() => (turn = null));
+    }, options.checkpointEveryMs);
+    checkpoints.unref();
+  }
+
   return {
     read<Row>(query: CompiledQuery<Row>, caller: QueryCaller): Promise<Row[]> {
       // The budget starts once the query has its slot: its wait in the queue is bounded apart.
@@ -126,6 +174,9 @@ export function createSqliteReadWorkers(file: string, options: QuerySlots & { ca
     },
     async close() {
       closing = true;
+      clearInterval(checkpoints);
+      await turn;
+      await databaseFile?.close();
       await Promise.all([...all].map((worker) => worker.terminate()));
     },
   };

@@ -84,17 +84,51 @@ describe('bounded record queries', () => {
       }
     });
 
-    it('a checkpointing worker terminated past a query deadline hands its turn to a new worker', async () => {
+    it('a query worker terminated past a query deadline: a new one checkpoints in its place', async () => {
       const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 50, queryTimeoutMs: 100 });
       try {
-        // The only idle worker is the checkpointer; a statement that never asks for its budget
-        // (a few seconds of SQLite's own work) runs past the deadline and the grace after it
-        // there, and its thread is terminated once the statement returns.
+        // The only worker is the one started to checkpoint; a statement that never asks for its
+        // budget (a few seconds of SQLite's own work) runs past the deadline and the grace after
+        // it there, and its thread is terminated once the statement returns.
         const endless = CompiledQuery.raw('with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000000) select count(*) from c');
         await expect(runBoundedRead(database.db, endless, { account: '1', key: 'key:1' })).rejects.toThrow(/time/i);
         const before = filePages();
         await writePages(database);
         await expect.poll(() => filePages() - before, { timeout: 5000, interval: 20 }).toBeGreaterThan(2300);
+      } finally {
+        await database.destroy();
+      }
+    });
+
+    /** How many times the WAL has started again from its beginning: its header's checkpoint sequence number (SQLite's file format, "WAL File Format"). */
+    function walRestarts(): number {
+      const header = Buffer.alloc(16);
+      const wal = fs.openSync(path.join(testDb.dataDir, 'tabula.db-wal'), 'r');
+      try {
+        fs.readSync(wal, header, 0, 16, 0);
+      } finally {
+        fs.closeSync(wal);
+      }
+      return header.readUInt32BE(12);
+    }
+
+    it('under writes that never stop, the WAL starts again at its length bound, without the writer checkpointing', async () => {
+      const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 30, sqliteRestartWalPages: 1000 });
+      try {
+        await sql`create table if not exists scratch (body blob)`.execute(database.db);
+        const before = walRestarts();
+        // Small commits about a millisecond apart, as a server's requests come: a checkpoint beside
+        // them never finds the WAL's end with no write after it. About 5 pages a commit, at most
+        // 20,000 pages in all: the writer's own checkpoint, at 32,000, is never reached.
+        let commits = 0;
+        while (walRestarts() < before + 2 && commits < 4000) {
+          await sql`insert into scratch (body) values (randomblob(16000))`.execute(database.db);
+          commits += 1;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        expect(walRestarts()).toBeGreaterThanOrEqual(before + 2);
+        const [{ rows }] = (await sql<{ rows: number }>`select count(*) as rows from scratch`.execute(database.db)).rows;
+        expect(rows).toBeGreaterThanOrEqual(commits);
       } finally {
         await database.destroy();
       }
