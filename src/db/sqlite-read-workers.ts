@@ -125,35 +125,43 @@ export function createSqliteReadWorkers(file: string, options: QuerySlots & { ca
   }
 
   /**
-   * One turn of background checkpointing, on an idle worker (none idle: every one runs a
-   * query, and the writer's own checkpoint is the backstop). It stays off the query slots: it
-   * reads nothing a caller waits for, and a passive checkpoint never waits for a reader.
+   * A passive checkpoint on an idle worker (none idle: every one runs a query, and the writer's
+   * own checkpoint is the backstop). It stays off the query slots: it reads nothing a caller
+   * waits for, and a passive checkpoint never waits for a reader.
    */
+  async function checkpoint(): Promise<CheckpointResult | undefined> {
+    const worker = idle.shift();
+    if (!worker) return undefined;
+    try {
+      return ((await worker.run('pragma wal_checkpoint(PASSIVE)', [], Infinity)) as CheckpointResult[])[0];
+    } finally {
+      if (!worker.exited) idle.push(worker);
+    }
+  }
+
   let turn: Promise<void> | null = null;
   /** The WAL's frames when the last turn ended: the same again, nothing was written since, and nothing needs a pause. */
   let walFramesSeen = 0;
   let databaseFile: FileHandle | undefined;
   async function checkpointTurn(): Promise<void> {
-    const worker = idle.shift();
-    if (!worker) return;
-    const checkpoint = async () => ((await worker.run('pragma wal_checkpoint(PASSIVE)', [], Infinity)) as CheckpointResult[])[0];
     try {
       // It copies the WAL as it was when it began; under steady writes more follows meanwhile, and
       // the WAL restarts only when a write begins with every frame copied back.
       let seen = await checkpoint();
+      if (!seen) return;
       if (seen.log > 0 && seen.log !== walFramesSeen) {
         // SQLite syncs the file only after a checkpoint that found no write after it: the pages
         // copied beside the writes are synced here, on libuv's threads, so that the paused
         // checkpoint has only its own few to sync (about 20 µs a scattered page on this disk).
         databaseFile ??= await fs.open(file, 'r');
         await databaseFile.sync();
-        if (seen.log >= options.restartWalPages) await options.pauseWrites(async () => void (seen = await checkpoint()));
+        // The pause may wait for a long write (an index build holds the writer): no worker is
+        // kept from queries meanwhile.
+        if (seen.log >= options.restartWalPages) await options.pauseWrites(async () => void (seen = (await checkpoint()) ?? seen));
       }
       walFramesSeen = seen.log;
     } catch {
       // The file busy or gone, or the worker ended: the next turn tries again, and the writer's own checkpoints are the backstop.
-    } finally {
-      if (!worker.exited) idle.push(worker);
     }
   }
 
