@@ -7,6 +7,7 @@ import { querySlotsOf, withProgressTicks, type Database, type QueryBounds } from
 import { registerDirectReader, registerTransactionRunner } from './prepared-query.js';
 import { createTurnReads } from './sqlite-turn-reads.js';
 import { registerBoundedReader } from './bounded-read.js';
+import { registerBackgroundWriter } from './background-write.js';
 import { sqliteFileOf } from './existing-database.js';
 import { configureSqliteConnection, createStatementCache } from './sqlite-connection.js';
 import { createSqliteReadWorkers } from './sqlite-read-workers.js';
@@ -54,6 +55,9 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
     pauseWrites: (during) => db.connection().execute(during),
   });
   registerBoundedReader(db, workers);
+  // A server's background writes run on a worker; a command's (no background checkpoints, no
+  // worker started for them) on this writer.
+  if (bounds.sqliteCheckpointEveryMs > 0) registerBackgroundWriter(db, workers.write);
   return {
     db,
     dialect: getDialect('sqlite'),

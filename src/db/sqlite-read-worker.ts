@@ -18,6 +18,15 @@ export interface ReadRequest {
   deadline: number;
 }
 
+/**
+ * Statements to run in one write transaction, while the server's writer is paused
+ * (sqlite-read-workers.ts, `write`): the only time this connection writes.
+ */
+export interface WriteRequest {
+  id: number;
+  statements: ReadonlyArray<{ sql: string; parameters: readonly unknown[] }>;
+}
+
 export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string; overBudget: boolean } };
 
 /** Posted once the connection is open: from then on the thread may be terminated safely (sqlite-read-workers.ts). */
@@ -28,7 +37,8 @@ export const readyMessage = { ready: true } as const;
  * statement never holds the event loop, the writer or the hot read connection. It runs at a
  * lower CPU priority than the main thread (Linux), so cheap calls keep their core under load.
  * It also runs the server's background checkpoints (sqlite-read-workers.ts), which `query_only`
- * does not forbid: a checkpoint changes no data.
+ * does not forbid: a checkpoint changes no data; and the writes no caller waits for, with the
+ * server's writer paused, lifting `query_only` for them alone.
  */
 function serve(): void {
   const { file, cacheKib } = workerData as ReadWorkerData;
@@ -39,9 +49,27 @@ function serve(): void {
   const statements = createStatementCache(connection);
   lowerThreadPriority();
   parentPort!.postMessage(readyMessage);
-  parentPort!.on('message', (request: ReadRequest) => {
-    setStatementDeadline(request.deadline);
+  const writeAll = connection.transaction((written: WriteRequest['statements']) => {
+    for (const statement of written) statements(statement.sql).run(statement.parameters);
+  });
+  parentPort!.on('message', (request: ReadRequest | WriteRequest) => {
     let reply: ReadReply;
+    if ('statements' in request) {
+      connection.pragma('query_only = OFF');
+      try {
+        // IMMEDIATE: the write lock from the start, as the server's writer takes it.
+        writeAll.immediate(request.statements);
+        reply = { id: request.id, rows: [] };
+      } catch (error) {
+        const { message, code } = error as Error & { code?: string };
+        reply = { id: request.id, error: { message, code, overBudget: false } };
+      } finally {
+        connection.pragma('query_only = ON');
+      }
+      parentPort!.postMessage(reply);
+      return;
+    }
+    setStatementDeadline(request.deadline);
     try {
       reply = { id: request.id, rows: statements(request.sql).all(request.parameters) };
     } catch (error) {

@@ -1,11 +1,12 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
+import { writeInTransaction, type BackgroundWriter } from './background-write.js';
 import { QueryTimeoutError } from '../shared/errors.js';
 import { slotsOf, type BoundedReader, type QuerySlots } from './bounded-read.js';
 import { QueryGate, type QueryCaller } from './query-gate.js';
 import { startWorker } from './start-worker.js';
-import type { ReadReply, ReadRequest, ReadWorkerData, readyMessage } from './sqlite-read-worker.js';
+import type { ReadReply, ReadRequest, ReadWorkerData, WriteRequest, readyMessage } from './sqlite-read-worker.js';
 
 
 /**
@@ -62,6 +63,15 @@ class ReadWorker {
     });
   }
 
+  /** Settles when the statements were written in one transaction, or failed (none written). */
+  write(statements: WriteRequest['statements']): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const id = (this.nextId += 1);
+      this.pending = { id, resolve: () => resolve(), reject };
+      this.worker.postMessage({ id, statements } satisfies WriteRequest);
+    });
+  }
+
   async terminate(): Promise<void> {
     this.stopped = true;
     await this.started;
@@ -89,7 +99,21 @@ interface CheckpointResult {
  * one with the writer paused through `pauseWrites` (its commits wait; reads go on), which copies
  * the few frames written meanwhile, so that the next write starts the WAL again.
  */
-export function createSqliteReadWorkers(file: string, options: QuerySlots & { cacheKib: number; checkpointEveryMs: number; restartWalPages: number; pauseWrites: (during: () => Promise<void>) => Promise<void> }): BoundedReader {
+/** The query workers: bounded reads, and the background writes they run with the writer paused. */
+export interface SqliteWorkers extends BoundedReader {
+  write: BackgroundWriter;
+}
+
+export function createSqliteReadWorkers(
+  file: string,
+  options: QuerySlots & {
+    cacheKib: number;
+    checkpointEveryMs: number;
+    restartWalPages: number;
+    /** Runs `during` while no other write runs, handing it the paused writer. */
+    pauseWrites: (during: (writer: Kysely<any>) => Promise<void>) => Promise<void>;
+  },
+): SqliteWorkers {
   const gate = new QueryGate(options.share, slotsOf(options), options.queueTimeoutMs);
   const idle: ReadWorker[] = [];
   const all = new Set<ReadWorker>();
@@ -179,6 +203,21 @@ export function createSqliteReadWorkers(file: string, options: QuerySlots & { ca
     read<Row>(query: CompiledQuery<Row>, caller: QueryCaller): Promise<Row[]> {
       // The budget starts once the query has its slot: its wait in the queue is bounded apart.
       return gate.run(caller, () => execute(query.sql, query.parameters, Date.now() + options.budgetMs)) as Promise<Row[]>;
+    },
+    /**
+     * Statements in one transaction on an idle worker, with the other writes paused: their work
+     * holds no request's event loop. With no worker idle, on the paused writer itself.
+     */
+    write(statements) {
+      return options.pauseWrites(async (writer) => {
+        const worker = idle.shift();
+        if (!worker) return writeInTransaction(writer, statements);
+        try {
+          await worker.write(statements);
+        } finally {
+          if (!worker.exited) idle.push(worker);
+        }
+      });
     },
     async close() {
       closing = true;

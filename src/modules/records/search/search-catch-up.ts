@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { runBackgroundWrite } from '../../../db/background-write.js';
 import { runRead } from '../../../db/prepared-query.js';
 import { nextTurn } from '../../../shared/fresh-runs.js';
 import { startRepeatingTask, type RepeatingTask } from '../../../shared/repeating-task.js';
@@ -26,7 +27,7 @@ export const pendingTable = 'search_index_pending';
 /** How often the catch-up looks for texts to index. */
 const catchUpIntervalMs = 200;
 
-/** Records indexed per step (one transaction on the writer): a few milliseconds of it, so writes wait little. */
+/** Records indexed per step (one transaction, with the other writes paused): tens of milliseconds at most, so writes wait little. */
 const recordsPerStep = 1000;
 
 /**
@@ -59,24 +60,31 @@ const recordTableName = /^rec_\d+$/;
  * with the text it holds and put back with their current one (a record without text any more
  * only taken out). Two statements into the index, so two segments a step. Answers how many
  * records it indexed: 0 when nothing was pending.
+ *
+ * What is pending is read first, on the direct reader; the write then works on the pending
+ * rows of that table up to the last id read, as they are when it runs (a record noted since,
+ * below that id, is indexed with the others). It is a background write (db/background-write.ts):
+ * on a SQLite server, a worker thread's, with the other writes paused, since its segments and
+ * their merges take milliseconds that no request should wait for on the event loop.
  */
 export async function indexPending(db: Kysely<any>, limit = recordsPerStep): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const pending = sql.table(pendingTable);
-    const first = await sql<{ table_name: string }>`select table_name from ${pending} limit 1`.execute(trx);
-    const table = first.rows[0]?.table_name;
-    if (table === undefined) return 0;
-    if (!recordTableName.test(table)) throw new Error(`search_index_pending names ${JSON.stringify(table)}, which is not a record table`);
-    const ids = (await sql<{ id: number }>`select id from ${pending} where table_name = ${table} order by id limit ${limit}`.execute(trx)).rows;
-    const last = ids[ids.length - 1].id;
-    const fts = sql.table(`${table}_fts`);
-    await sql`insert into ${fts} (${fts}, rowid, text) select 'delete', id, indexed_text from ${pending}
-      where table_name = ${table} and id <= ${last} and indexed_text is not null`.execute(trx);
-    await sql`insert into ${fts} (rowid, text) select p.id, s.text from ${pending} as p join ${sql.table(searchTextTable(table))} as s on s.id = p.id
-      where p.table_name = ${table} and p.id <= ${last}`.execute(trx);
-    await sql`delete from ${pending} where table_name = ${table} and id <= ${last}`.execute(trx);
-    return ids.length;
-  });
+  const pending = sql.table(pendingTable);
+  const [first] = await runRead(db, sql<{ table_name: string }>`select table_name from ${pending} limit 1`.compile(db));
+  const table = first?.table_name;
+  if (table === undefined) return 0;
+  if (!recordTableName.test(table)) throw new Error(`search_index_pending names ${JSON.stringify(table)}, which is not a record table`);
+  const ids = await runRead(db, sql<{ id: number }>`select id from ${pending} where table_name = ${table} order by id limit ${limit}`.compile(db));
+  if (ids.length === 0) return 0;
+  const last = ids[ids.length - 1].id;
+  const fts = sql.table(`${table}_fts`);
+  await runBackgroundWrite(db, [
+    sql`insert into ${fts} (${fts}, rowid, text) select 'delete', id, indexed_text from ${pending}
+      where table_name = ${table} and id <= ${last} and indexed_text is not null`.compile(db),
+    sql`insert into ${fts} (rowid, text) select p.id, s.text from ${pending} as p join ${sql.table(searchTextTable(table))} as s on s.id = p.id
+      where p.table_name = ${table} and p.id <= ${last}`.compile(db),
+    sql`delete from ${pending} where table_name = ${table} and id <= ${last}`.compile(db),
+  ]);
+  return ids.length;
 }
 
 /**
