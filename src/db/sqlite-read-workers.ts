@@ -86,6 +86,11 @@ interface CheckpointResult {
   checkpointed: number;
 }
 
+/** The query workers: bounded reads, and the background writes they run with the writer paused. */
+export interface SqliteWorkers extends BoundedReader {
+  write: BackgroundWriter;
+}
+
 /**
  * Record queries on SQLite run on worker threads, each with its own read-only connection:
  * better-sqlite3 runs a statement on the calling thread, so on the main thread one long query
@@ -95,15 +100,11 @@ interface CheckpointResult {
  *
  * With `checkpointEveryMs`, an idle worker also checkpoints the WAL that often, off the writer's
  * thread (docs/decisions.md, "The WAL restarts without the writer's checkpoint"): a passive
- * checkpoint beside the writes, then, when writes kept it from copying the whole WAL, a second
- * one with the writer paused through `pauseWrites` (its commits wait; reads go on), which copies
- * the few frames written meanwhile, so that the next write starts the WAL again.
+ * checkpoint beside the writes, then, once the WAL holds `restartWalPages`, a second one with
+ * the writer paused through `pauseWrites` (its commits wait; reads go on), which copies the
+ * frames written meanwhile, so that the next write starts the WAL again. Background writes
+ * (`write`) run on an idle worker the same way, with the writer paused.
  */
-/** The query workers: bounded reads, and the background writes they run with the writer paused. */
-export interface SqliteWorkers extends BoundedReader {
-  write: BackgroundWriter;
-}
-
 export function createSqliteReadWorkers(
   file: string,
   options: QuerySlots & {
