@@ -27,6 +27,12 @@ export interface WriteRequest {
   statements: ReadonlyArray<{ sql: string; parameters: readonly unknown[] }>;
 }
 
+/** Syncs the database file to disk (the pages a checkpoint copied into it): on this thread, off the event loop. */
+export interface SyncRequest {
+  id: number;
+  syncFile: true;
+}
+
 export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string; overBudget: boolean } };
 
 /** Posted once the connection is open: from then on the thread may be terminated safely (sqlite-read-workers.ts). */
@@ -36,9 +42,10 @@ export const readyMessage = { ready: true } as const;
  * A worker thread that runs record queries on its own read-only connection, so that a long
  * statement never holds the event loop, the writer or the hot read connection. It runs at a
  * lower CPU priority than the main thread (Linux), so cheap calls keep their core under load.
- * It also runs the server's background checkpoints (sqlite-read-workers.ts), which `query_only`
- * does not forbid: a checkpoint changes no data; and the writes no caller waits for, with the
- * server's writer paused, lifting `query_only` for them alone.
+ * It also runs the server's background checkpoints and the syncs of the file after them
+ * (sqlite-read-workers.ts), which `query_only` does not forbid: a checkpoint changes no data;
+ * and the writes no caller waits for, with the server's writer paused, lifting `query_only`
+ * for them alone.
  */
 function serve(): void {
   const { file, cacheKib } = workerData as ReadWorkerData;
@@ -52,8 +59,21 @@ function serve(): void {
   const writeAll = connection.transaction((written: WriteRequest['statements']) => {
     for (const statement of written) statements(statement.sql).run(statement.parameters);
   });
-  parentPort!.on('message', (request: ReadRequest | WriteRequest) => {
+  let fileDescriptor: number | undefined;
+  parentPort!.on('message', (request: ReadRequest | WriteRequest | SyncRequest) => {
     let reply: ReadReply;
+    if ('syncFile' in request) {
+      try {
+        fileDescriptor ??= fs.openSync(file, 'r');
+        fs.fsyncSync(fileDescriptor);
+        reply = { id: request.id, rows: [] };
+      } catch (error) {
+        const { message, code } = error as Error & { code?: string };
+        reply = { id: request.id, error: { message, code, overBudget: false } };
+      }
+      parentPort!.postMessage(reply);
+      return;
+    }
     if ('statements' in request) {
       connection.pragma('query_only = OFF');
       try {

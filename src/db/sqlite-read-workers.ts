@@ -1,4 +1,3 @@
-import fs, { type FileHandle } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { writeInTransaction, type BackgroundWriter } from './background-write.js';
@@ -6,7 +5,7 @@ import { QueryTimeoutError } from '../shared/errors.js';
 import { slotsOf, type BoundedReader, type QuerySlots } from './bounded-read.js';
 import { QueryGate, type QueryCaller } from './query-gate.js';
 import { startWorker } from './start-worker.js';
-import type { ReadReply, ReadRequest, ReadWorkerData, WriteRequest, readyMessage } from './sqlite-read-worker.js';
+import type { ReadReply, ReadRequest, ReadWorkerData, SyncRequest, WriteRequest, readyMessage } from './sqlite-read-worker.js';
 
 
 /**
@@ -69,6 +68,15 @@ class ReadWorker {
       const id = (this.nextId += 1);
       this.pending = { id, resolve: () => resolve(), reject };
       this.worker.postMessage({ id, statements } satisfies WriteRequest);
+    });
+  }
+
+  /** Settles once the database file is synced to disk. */
+  syncFile(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const id = (this.nextId += 1);
+      this.pending = { id, resolve: () => resolve(), reject };
+      this.worker.postMessage({ id, syncFile: true } satisfies SyncRequest);
     });
   }
 
@@ -155,10 +163,15 @@ export function createSqliteReadWorkers(
    * waits for, and a passive checkpoint never waits for a reader.
    */
   async function checkpoint(): Promise<CheckpointResult | undefined> {
+    return onIdleWorker(async (worker) => ((await worker.run('pragma wal_checkpoint(PASSIVE)', [], Infinity)) as CheckpointResult[])[0]);
+  }
+
+  /** `work` on a worker taken from the idle ones for its time; undefined when none is idle. */
+  async function onIdleWorker<T>(work: (worker: ReadWorker) => Promise<T>): Promise<T | undefined> {
     const worker = idle.shift();
     if (!worker) return undefined;
     try {
-      return ((await worker.run('pragma wal_checkpoint(PASSIVE)', [], Infinity)) as CheckpointResult[])[0];
+      return await work(worker);
     } finally {
       if (!worker.exited) idle.push(worker);
     }
@@ -167,7 +180,6 @@ export function createSqliteReadWorkers(
   let turn: Promise<void> | null = null;
   /** The WAL's frames when the last turn ended: the same again, nothing was written since, and nothing needs a pause. */
   let walFramesSeen = 0;
-  let databaseFile: FileHandle | undefined;
   async function checkpointTurn(): Promise<void> {
     try {
       // It copies the WAL as it was when it began; under steady writes more follows meanwhile, and
@@ -176,10 +188,9 @@ export function createSqliteReadWorkers(
       if (!seen) return;
       if (seen.log > 0 && seen.log !== walFramesSeen) {
         // SQLite syncs the file only after a checkpoint that found no write after it: the pages
-        // copied beside the writes are synced here, on libuv's threads, so that the paused
-        // checkpoint has only its own few to sync (about 20 µs a scattered page on this disk).
-        databaseFile ??= await fs.open(file, 'r');
-        await databaseFile.sync();
+        // copied beside the writes are synced here, on a worker, so that the paused checkpoint
+        // has only its own few to sync (about 20 µs a scattered page on this disk).
+        await onIdleWorker((worker) => worker.syncFile());
         // The pause may wait for a long write (an index build holds the writer): no worker is
         // kept from queries meanwhile.
         if (seen.log >= options.restartWalPages) await options.pauseWrites(async () => void (seen = (await checkpoint()) ?? seen));
@@ -211,20 +222,17 @@ export function createSqliteReadWorkers(
      */
     write(statements) {
       return options.pauseWrites(async (writer) => {
-        const worker = idle.shift();
-        if (!worker) return writeInTransaction(writer, statements);
-        try {
+        const written = await onIdleWorker(async (worker) => {
           await worker.write(statements);
-        } finally {
-          if (!worker.exited) idle.push(worker);
-        }
+          return true;
+        });
+        if (!written) await writeInTransaction(writer, statements);
       });
     },
     async close() {
       closing = true;
       clearInterval(checkpoints);
       await turn;
-      await databaseFile?.close();
       await Promise.all([...all].map((worker) => worker.terminate()));
     },
   };
