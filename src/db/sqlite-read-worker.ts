@@ -60,43 +60,37 @@ function serve(): void {
     for (const statement of written) statements(statement.sql).run(statement.parameters);
   });
   let fileDescriptor: number | undefined;
-  parentPort!.on('message', (request: ReadRequest | WriteRequest | SyncRequest) => {
-    let reply: ReadReply;
+  /** What a request does: the statement's rows, or nothing for a write or a sync. */
+  function perform(request: ReadRequest | WriteRequest | SyncRequest): unknown[] {
     if ('syncFile' in request) {
-      try {
-        fileDescriptor ??= fs.openSync(file, 'r');
-        fs.fsyncSync(fileDescriptor);
-        reply = { id: request.id, rows: [] };
-      } catch (error) {
-        const { message, code } = error as Error & { code?: string };
-        reply = { id: request.id, error: { message, code, overBudget: false } };
-      }
-      parentPort!.postMessage(reply);
-      return;
+      fileDescriptor ??= fs.openSync(file, 'r');
+      fs.fsyncSync(fileDescriptor);
+      return [];
     }
     if ('statements' in request) {
       connection.pragma('query_only = OFF');
       try {
         // IMMEDIATE: the write lock from the start, as the server's writer takes it.
         writeAll.immediate(request.statements);
-        reply = { id: request.id, rows: [] };
-      } catch (error) {
-        const { message, code } = error as Error & { code?: string };
-        reply = { id: request.id, error: { message, code, overBudget: false } };
+        return [];
       } finally {
         connection.pragma('query_only = ON');
       }
-      parentPort!.postMessage(reply);
-      return;
     }
     setStatementDeadline(request.deadline);
     try {
-      reply = { id: request.id, rows: statements(request.sql).all(request.parameters) };
+      return statements(request.sql).all(request.parameters);
+    } finally {
+      setStatementDeadline(Infinity);
+    }
+  }
+  parentPort!.on('message', (request: ReadRequest | WriteRequest | SyncRequest) => {
+    let reply: ReadReply;
+    try {
+      reply = { id: request.id, rows: perform(request) };
     } catch (error) {
       const { message, code } = error as Error & { code?: string };
       reply = { id: request.id, error: { message, code, overBudget: error instanceof BudgetExceeded } };
-    } finally {
-      setStatementDeadline(Infinity);
     }
     parentPort!.postMessage(reply);
   });

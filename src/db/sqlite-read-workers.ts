@@ -55,28 +55,25 @@ class ReadWorker {
 
   /** Settles when the statement answered, or once the thread is gone after it was terminated. */
   run(sql: string, parameters: readonly unknown[], deadline: number): Promise<unknown[]> {
-    return new Promise((resolve, reject) => {
-      const id = (this.nextId += 1);
-      this.pending = { id, resolve, reject };
-      this.worker.postMessage({ id, sql, parameters, deadline } satisfies ReadRequest);
-    });
+    return this.send((id) => ({ id, sql, parameters, deadline }) satisfies ReadRequest);
   }
 
   /** Settles when the statements were written in one transaction, or failed (none written). */
-  write(statements: WriteRequest['statements']): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const id = (this.nextId += 1);
-      this.pending = { id, resolve: () => resolve(), reject };
-      this.worker.postMessage({ id, statements } satisfies WriteRequest);
-    });
+  async write(statements: WriteRequest['statements']): Promise<void> {
+    await this.send((id) => ({ id, statements }) satisfies WriteRequest);
   }
 
   /** Settles once the database file is synced to disk. */
-  syncFile(): Promise<void> {
+  async syncFile(): Promise<void> {
+    await this.send((id) => ({ id, syncFile: true }) satisfies SyncRequest);
+  }
+
+  /** Posts one request (the thread runs one at a time) and settles with its reply. */
+  private send(request: (id: number) => ReadRequest | WriteRequest | SyncRequest): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       const id = (this.nextId += 1);
-      this.pending = { id, resolve: () => resolve(), reject };
-      this.worker.postMessage({ id, syncFile: true } satisfies SyncRequest);
+      this.pending = { id, resolve, reject };
+      this.worker.postMessage(request(id));
     });
   }
 
