@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
+import type { WrittenStatement } from './background-write.js';
 import { BudgetExceeded, configureSqliteConnection, createStatementCache, setStatementDeadline } from './sqlite-connection.js';
 
 /** What a query worker is started with: its file and page cache. */
@@ -24,7 +25,7 @@ export interface ReadRequest {
  */
 export interface WriteRequest {
   id: number;
-  statements: ReadonlyArray<{ sql: string; parameters: readonly unknown[] }>;
+  statements: readonly WrittenStatement[];
 }
 
 /** Syncs the database file to disk (the pages a checkpoint copied into it): on this thread, off the event loop. */
