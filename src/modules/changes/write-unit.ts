@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { formatDateTime, type Clock } from '../../shared/clock.js';
 import { changeActorOf, payloadOf, type ChangeActor, type ChangeCommon, type ChangeDraft, type WriteScope } from './change.js';
 import { createFreshRun } from '../../shared/fresh-runs.js';
+import { createSpacedTimer } from '../../shared/spaced-timer.js';
 import { createGroupCommit, type GroupDeferral } from './group-commit.js';
 import { hasQueuedChanges, insertChanges, queueChanges, sequenceQueued, vacuumChangeQueue, type NewChangeRow } from './changes.repository.js';
 
@@ -9,6 +10,15 @@ type Db = Database['db'];
 
 /** How long after a commit the background sequencer run starts: the commits meanwhile share it. */
 const sequenceDelayMs = 5;
+
+/**
+ * At least this long between the starts of two background runs. Under steady writes each run
+ * cost about 0.6 ms of database time however few changes it moved (a look at the queue, the
+ * lock, a commit, a NOTIFY), and at 5 ms apart a create paid a third more database time for its
+ * sequencing than for its own statement (docs/performance.md, session 43). A lone write still
+ * reaches the log `sequenceDelayMs` after its commit.
+ */
+const sequenceSpacingMs = 25;
 
 /** Queued changes the sequencer moves per statement. */
 const sequenceBatch = 10_000;
@@ -114,13 +124,13 @@ export function createWriteUnit(deps: {
    * of many writes (each run is a commit of its own): the writer has its answer already; a
    * failed run leaves the queue to the next one.
    */
-  let later: NodeJS.Timeout | null = null;
+  const later = createSpacedTimer(
+    () => committed().catch((error: unknown) => deps.log?.('warn', `sequencing queued changes failed: ${(error as Error).message}`)),
+    { delayMs: sequenceDelayMs, spacingMs: sequenceSpacingMs },
+  );
   function committedLater(): void {
     if (!dialect.queuesChanges) return void committed();
-    later ??= setTimeout(() => {
-      later = null;
-      committed().catch((error: unknown) => deps.log?.('warn', `sequencing queued changes failed: ${(error as Error).message}`));
-    }, sequenceDelayMs);
+    later.ask();
   }
 
   return {
@@ -211,10 +221,7 @@ export function createWriteUnit(deps: {
 
     /** Runs the background sequencing still due (a process about to close its database puts its writes' changes in the log first). */
     async drain(): Promise<void> {
-      if (!later) return;
-      clearTimeout(later);
-      later = null;
-      await committed();
+      if (later.cancel()) await committed();
     },
 
     /** Hears of every commit that added changes in this process, once they are in the log (the feed's in-process wake-up). */
