@@ -63,10 +63,10 @@ export interface Config {
   /** `TABULA_THUMBNAIL_CACHE_MB` (512): the bound of the thumbnail cache in `<dataDir>/thumbnails`, least recently used out first. */
   readonly thumbnailCacheBytes: number;
   /**
-   * `TABULA_HEAP_GROWTH` (0): how far, in percent, a server lets V8's old generation grow past
+   * `TABULA_HEAP_GROWTH` (20): how far, in percent, a server lets V8's old generation grow past
    * what survived its last full collection before the next one; 0 keeps V8's own factor (up to
-   * 300 %, which lets a busy server's RSS climb by 100+ MB of garbage; 50 holds it, at a CPU
-   * cost on allocation-heavy requests: docs/operations.md, "Memory").
+   * 300 %, which lets a busy server's RSS climb by 100+ MB of garbage; 20 holds it, at a CPU
+   * cost on allocation-heavy requests: docs/operations.md, "Server memory").
    */
   readonly heapGrowthPercent: number;
   /** Days a deleted record stays in the trash before it is purged (`TABULA_TRASH_DAYS`, 30). */
@@ -151,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     },
     corsOrigins: parseCorsOrigins(env.TABULA_CORS_ORIGINS ?? ''),
     thumbnailCacheBytes: parsePositiveInteger('TABULA_THUMBNAIL_CACHE_MB', env.TABULA_THUMBNAIL_CACHE_MB ?? '512') * 1024 * 1024,
-    heapGrowthPercent: parseCount('TABULA_HEAP_GROWTH', env.TABULA_HEAP_GROWTH ?? '0'),
+    heapGrowthPercent: parseCount('TABULA_HEAP_GROWTH', env.TABULA_HEAP_GROWTH ?? '20'),
     trashDays: parsePositiveInteger('TABULA_TRASH_DAYS', env.TABULA_TRASH_DAYS ?? '30'),
     changesDays: parsePositiveInteger('TABULA_CHANGES_DAYS', env.TABULA_CHANGES_DAYS ?? '30'),
     purgeIntervalMs: parseDuration(env.TABULA_PURGE_INTERVAL ?? '1h'),

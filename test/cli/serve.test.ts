@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTimeout, type Cli, cliTestTimeout, createCli, ensureBuilt, fileMode, isRunning } from './run-cli.js';
+import { loadConfig } from '../../src/config.js';
 
 describe('tabula serve', () => {
   beforeAll(ensureBuilt, buildTimeout);
@@ -105,7 +106,9 @@ describe('tabula serve', () => {
     expect(fs.existsSync(path.join(cli.dataDir, 'initial-credentials.json'))).toBe(false);
   });
 
-  it('bounds the growth of the heap with TABULA_HEAP_GROWTH, and names a value that is not a whole number', { timeout: cliTestTimeout }, async () => {
+  it('bounds the growth of the heap with TABULA_HEAP_GROWTH (20 unless set; 0 leaves it to V8), and names a value that is not a whole number', { timeout: cliTestTimeout }, async () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(20);
+    expect(loadConfig({ TABULA_HEAP_GROWTH: '0' }).heapGrowthPercent).toBe(0);
     cli = await createCli({ env: { TABULA_HEAP_GROWTH: '50' } });
     const server = await cli.startServer();
     expect((await server.request('GET', '/healthz')).status).toBe(200);
@@ -124,6 +127,8 @@ describe('tabula serve', () => {
     const commandLine = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
     expect(commandLine.filter((argument) => argument.startsWith('--max-semi'))).toEqual(['--max-semi-space-size=8']);
     expect(commandLine).toContain('serve');
+    // Two malloc arenas, set for the re-executed process (command-heap.ts, serverMemoryEnv).
+    expect(fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
     expect((await server.request('GET', '/healthz')).status).toBe(200);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedHeapArgv } from '../../src/command-heap.js';
+import { boundedHeapArgv, serverMemoryEnv } from '../../src/command-heap.js';
 
 const base = { execArgv: [] as string[], nodeOptions: undefined as string | undefined, execPath: '/usr/bin/node' };
 
@@ -40,5 +40,12 @@ describe('the young generation of tabula export and tabula serve', () => {
     expect(boundedHeapArgv({ ...base, argv, execArgv: ['--max_semi_space_size=32'] })).toBeNull();
     expect(boundedHeapArgv({ ...base, argv, nodeOptions: '--enable-source-maps --max-semi-space-size=2' })).toBeNull();
     expect(boundedHeapArgv({ ...base, argv, nodeOptions: '--enable-source-maps' })).not.toBeNull();
+  });
+
+  it('re-executes serve with two malloc arenas unless the operator set a number; other commands keep the environment as it is', () => {
+    const env = { PATH: '/usr/bin' };
+    expect(serverMemoryEnv('serve', env)).toEqual({ PATH: '/usr/bin', MALLOC_ARENA_MAX: '2' });
+    expect(serverMemoryEnv('serve', { ...env, MALLOC_ARENA_MAX: '8' })).toEqual({ PATH: '/usr/bin', MALLOC_ARENA_MAX: '8' });
+    for (const command of ['export', 'import', undefined]) expect(serverMemoryEnv(command, env)).toBe(env);
   });
 });
