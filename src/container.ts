@@ -50,9 +50,9 @@ function loadSecret(config: Config): string {
 }
 
 /** The composition root: the database, then every service as a plain object. */
-export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void; sqliteCacheKib?: number; sqliteCheckpointEveryMs?: number; feed?: Partial<FeedSettings>; webhooks?: DeliveryOptions } = {}) {
+export async function createContainer(config: Config, options: { clock?: Clock; migrate?: boolean; log?: (level: 'info' | 'warn', message: string) => void; sqliteCacheKib?: number; sqliteWriterCacheKib?: number; sqliteCheckpointEveryMs?: number; feed?: Partial<FeedSettings>; webhooks?: DeliveryOptions } = {}) {
   const clock = options.clock ?? systemClock;
-  const database: Database = await openDatabase({ ...config, ...(options.sqliteCacheKib ? { sqliteCacheKib: options.sqliteCacheKib } : {}), ...(options.sqliteCheckpointEveryMs !== undefined ? { sqliteCheckpointEveryMs: options.sqliteCheckpointEveryMs } : {}) });
+  const database: Database = await openDatabase({ ...config, ...(options.sqliteCacheKib ? { sqliteCacheKib: options.sqliteCacheKib } : {}), ...(options.sqliteWriterCacheKib !== undefined ? { sqliteWriterCacheKib: options.sqliteWriterCacheKib } : {}), ...(options.sqliteCheckpointEveryMs !== undefined ? { sqliteCheckpointEveryMs: options.sqliteCheckpointEveryMs } : {}) });
   if (options.migrate !== false) await migrateToLatest(database);
   const secretBox = createSecretBox(loadSecret(config));
   const base = { database, clock };

@@ -30,8 +30,9 @@ export async function withContainer<T>(data: string | undefined, work: (containe
   }
   // Loaded on use, so `--help` and usage errors answer without loading every service.
   const { createContainer } = await import('../container.js');
-  // A command's writes are few or its own (an import): the writer checkpoints them, no worker started for it.
-  const container = await createContainer(config, { sqliteCacheKib: commandCacheKib, sqliteCheckpointEveryMs: 0 });
+  // A command's writes are few or its own (an import): the writer checkpoints them, no worker
+  // started for it, with better-sqlite3's 16 MB cache for an import's B-trees.
+  const container = await createContainer(config, { sqliteCacheKib: commandCacheKib, sqliteWriterCacheKib: 0, sqliteCheckpointEveryMs: 0 });
   try {
     return await work(container);
   } finally {

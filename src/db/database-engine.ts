@@ -33,6 +33,8 @@ export interface QueryBounds {
   /** Longest a record query waits for its slot; unset: twice its time budget. */
   queryQueueTimeoutMs?: number;
   sqliteCacheKib: number;
+  /** 0: better-sqlite3's own (DatabaseOptions.sqliteWriterCacheKib). */
+  sqliteWriterCacheKib: number;
   /** 0: the writer checkpoints (DatabaseOptions.sqliteCheckpointEveryMs). */
   sqliteCheckpointEveryMs: number;
   /** DatabaseOptions.sqliteRestartWalPages. */

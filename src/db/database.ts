@@ -18,6 +18,12 @@ export interface DatabaseOptions {
    */
   sqliteCacheKib?: number;
   /**
+   * SQLite: the writer's page cache in KiB; 0 keeps better-sqlite3's 16 MB. A server's is as
+   * large as its readers' (updates of random records filled all 16 MB for no speed measured:
+   * docs/decisions.md, "A server's writer cache"); a command keeps 16 MB for its import's B-trees.
+   */
+  sqliteWriterCacheKib?: number;
+  /**
    * SQLite: how often a query worker copies the WAL back into the database file (a passive
    * checkpoint), in ms, so that the writer's commits seldom do; 0 leaves checkpoints to the
    * writer, as SQLite does by default. A server checkpoints in the background; a command,
@@ -55,6 +61,7 @@ const defaultQueryBounds = {
   queryTimeoutMs: 10_000,
   queryConcurrency: defaultQuerySlots(),
   sqliteCacheKib: serverCacheKib,
+  sqliteWriterCacheKib: serverCacheKib,
   sqliteCheckpointEveryMs: serverCheckpointEveryMs,
   sqliteRestartWalPages: serverRestartWalPages,
   databaseConnections: defaultDatabaseConnections(),

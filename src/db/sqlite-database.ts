@@ -32,6 +32,7 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
   configureSqliteConnection(connection);
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
+  if (bounds.sqliteWriterCacheKib > 0) connection.pragma(`cache_size = -${bounds.sqliteWriterCacheKib}`);
   // Query workers checkpoint in the background; the writer's own checkpoints, at a WAL 32
   // times SQLite's default, are only the backstop for when every worker is held by a query.
   if (bounds.sqliteCheckpointEveryMs > 0) connection.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);

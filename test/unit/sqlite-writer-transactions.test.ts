@@ -48,4 +48,16 @@ describe.runIf(testEngine === 'sqlite')('the SQLite writer\'s transactions', () 
     expect((othersWrite as { code?: string } | undefined)?.code).toBe('SQLITE_BUSY');
     expect(other.prepare('select id, value from writer_probe order by id').all()).toEqual([{ id: 1, value: 'written' }]);
   });
+
+  it('runs with a server\'s page cache (8 MiB, as its readers\'), and a command\'s with better-sqlite3\'s 16 MB', async () => {
+    const cacheOf = async (db: Database['db']) => (await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0].cache_size;
+    expect(await cacheOf(database.db)).toBe(-8192);
+    const command = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteWriterCacheKib: 0, sqliteCheckpointEveryMs: 0 });
+    try {
+      expect(await cacheOf(command.db)).toBe(-16000);
+    } finally {
+      await command.destroy();
+    }
+  });
 });
+
