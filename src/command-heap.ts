@@ -14,7 +14,6 @@
  *
  * Free of imports, like node-version.ts: it runs before anything is loaded twice.
  */
-
 const boundedCommands = new Set(['export', 'serve']);
 const youngGenerationFlag = '--max-semi-space-size';
 const semiSpaceMb = 8;
@@ -48,4 +47,3 @@ export function reexecWithBoundedHeap(): void {
   const argv = boundedHeapArgv({ argv: process.argv, execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS, execPath: process.execPath });
   if (argv) process.execve(process.execPath, argv, serverMemoryEnv(process.argv[2], process.env));
 }
-
