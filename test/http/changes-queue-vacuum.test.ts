@@ -149,6 +149,9 @@ describe.runIf(testEngine === 'postgres')('the change queue is vacuumed by the s
     // The sequencer's statement takes the lock after its snapshot: it may still see as queued
     // what the sequencer it waited for moved. Here that one is a transaction this test holds.
     const { db } = ctx.container.database;
+    // The earlier tests' writes may have a background run still due (runs are spaced 25 ms
+    // apart): run it now, so that no sequencer but the test's moves anything below.
+    await ctx.container.services.unit.drain();
     await ctx.container.services.unit.settleQueued();
     const common = { account_id: world.accountId, space_id: 1, table_id: tableId, at: '2026-12-06 10:00:00', actor_user_id: null, actor_api_key_id: 7, actor_name: 'API: lock' };
     const queue = (recordId: number) => db.transaction().execute((trx) => queueChanges(trx, [{ ...common, record_id: recordId, comment_id: null, kind: 'record.updated', payload_json: `{"n":${recordId}}` }]));
