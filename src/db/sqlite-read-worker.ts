@@ -60,12 +60,17 @@ function serve(): void {
   const writeAll = connection.transaction((written: WriteRequest['statements']) => {
     for (const statement of written) statements(statement.sql).run(statement.parameters);
   });
-  let fileDescriptor: number | undefined;
   /** What a request does: the statement's rows, or nothing for a write or a sync. */
   function perform(request: ReadRequest | WriteRequest | SyncRequest): unknown[] {
     if ('syncFile' in request) {
-      fileDescriptor ??= fs.openSync(file, 'r');
-      fs.fsyncSync(fileDescriptor);
+      // Opened for each sync, not kept: a thread terminated past a deadline runs no clean-up, and
+      // a descriptor it kept would stay open in the process for good.
+      const descriptor = fs.openSync(file, 'r');
+      try {
+        fs.fsyncSync(descriptor);
+      } finally {
+        fs.closeSync(descriptor);
+      }
       return [];
     }
     if ('statements' in request) {
