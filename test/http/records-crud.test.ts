@@ -117,6 +117,39 @@ describe('record CRUD', () => {
       expect((await get(other, targetTableId)).status).toBe(200);
     });
 
+    it('answers creates arriving together each with its own record, its own logged change, search text and count', async () => {
+      // On PostgreSQL the creates of a table that arrive together go as one statement
+      // (record-statements.ts): each must still get its own id and values, its own
+      // record.created change by its own writer, and be found and counted; one that fails its
+      // checks fails alone.
+      const target = await newRecord({ name: 'Target of many' }, targetTableId);
+      const countBefore = (await post(`/api/table/${tableId}/records/count`, {})).body.total;
+      const inputs = Array.from({ length: 12 }, (_, n) => ({ name: `Together ${n} "quoted", {braced} \\ back`, qty: n, done: n % 2 === 0, owner: memberId, parent: target, notes: n % 3 === 0 ? null : `gathered-${n}-zq` }));
+      const responses = await Promise.all([...inputs.map((data, n) => create(data, n % 2 === 0 ? editorKey : undefined)), create({ name: 'Refused', qty: 'many' })]);
+      expectError(responses.pop()!, 400, 'Invalid value for field qty: expected a number, got "many"');
+      const ids = responses.map((response) => response.body.id);
+      expect(new Set(ids).size).toBe(inputs.length);
+      const actors: string[] = [];
+      for (const [n, response] of responses.entries()) {
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        expect(response.body.data).toMatchObject({ ...inputs[n], owner: { id: memberId }, parent: { id: target, title: 'Target of many' } });
+        expect((await get(ids[n])).body).toStrictEqual(response.body);
+        const history = await post(`/api/table/${tableId}/record/${ids[n]}/history`, {});
+        expect(history.body).toHaveLength(1);
+        // The change's `after` leaves out empty values.
+        const written = Object.fromEntries(Object.entries(response.body.data).filter(([, value]) => value !== null));
+        expect(history.body[0]).toMatchObject({ kind: 'record.created', record_id: ids[n], after: written });
+        actors.push(JSON.stringify(history.body[0].actor));
+      }
+      // Each change names its own writer: the editor's key for the even ones, the account's for the others.
+      expect(new Set(actors.filter((_, n) => n % 2 === 0)).size).toBe(1);
+      expect(new Set(actors.filter((_, n) => n % 2 === 1)).size).toBe(1);
+      expect(actors[0]).not.toBe(actors[1]);
+      expect((await post(`/api/table/${tableId}/records/count`, {})).body.total).toBe(countBefore + inputs.length);
+      expect((await post(`/api/table/${tableId}/records/query`, { search: 'gathered-4-zq' })).body.map((r: { id: number }) => r.id)).toEqual([ids[4]]);
+      expect((await post(`/api/table/${tableId}/records/query`, { search: 'gathered' })).body).toHaveLength(8);
+    });
+
     it('answers gets arriving together each with its own record, as written just before', async () => {
       // On PostgreSQL the gets of one turn are one statement (db/turn-gathering.ts): each must
       // still get only its own record, see what was acknowledged before it, and 400 alone.

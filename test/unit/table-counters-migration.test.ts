@@ -225,7 +225,7 @@ describe(`table counters migration (${testEngine})`, () => {
     }
   });
 
-  it('migrating one step at a time applies 0003 to 0019, with a table made at 0005 in between; search answers the same after 0011', async () => {
+  it('migrating one step at a time applies 0003 to 0020, with a table made at 0005 in between; search answers the same after 0011', async () => {
     await migrateOneStep('0003-table-counters');
     await migrateOneStep('0004-search-merging');
     await migrateOneStep('0005-metadata-version');
@@ -310,6 +310,22 @@ describe(`table counters migration (${testEngine})`, () => {
     expect(await counters(countedId)).toEqual(migrated);
     await db.updateTable(`rec_${countedId}`).set({ [column]: sql`${sql.ref(column)}` }).where('id', '=', (await db.selectFrom(`rec_${countedId}`).select('id').limit(1).executeTakeFirstOrThrow()).id).execute();
     expect((await counters(countedId)).changes).toBe(migrated.changes + 1);
+    // 0020: a statement of several rows counts each of them as a change (SQLite's per-row
+    // triggers always did); one that wrote none still counts nothing.
+    const twoRowsWritten = async () => {
+      await sql`insert into ${recordTable(countedId)} (created_at, updated_at) values (${stamp}, ${stamp}), (${stamp}, ${stamp})`.execute(db);
+      await db.updateTable(`rec_${countedId}`).set({ [column]: 'both' }).where('id', 'in', db.selectFrom(`rec_${countedId}`).select('id').orderBy('id', 'desc').limit(2)).execute();
+      await db.deleteFrom(`rec_${countedId}`).where('id', 'in', db.selectFrom(`rec_${countedId}`).select('id').orderBy('id', 'desc').limit(2)).execute();
+    };
+    const beforeEachRow = await counters(countedId);
+    await twoRowsWritten();
+    expect(await counters(countedId)).toMatchObject({ rows: beforeEachRow.rows, changes: beforeEachRow.changes + (testEngine === 'postgres' ? 3 : 6) });
+    await migrateOneStep('0020-counters-count-each-row');
+    const eachRow = await counters(countedId);
+    await twoRowsWritten();
+    expect(await counters(countedId)).toMatchObject({ rows: eachRow.rows, changes: eachRow.changes + 6 });
+    await noRowUpdated();
+    expect((await counters(countedId)).changes).toBe(eachRow.changes + 6);
     expect(await migrateToLatest(opened)).toEqual([]);
     for (const tableId of [fullId, emptyId, countedId]) {
       expect(await searchNow(tableId)).toEqual(before.get(tableId));

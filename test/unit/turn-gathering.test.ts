@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTurnGathering } from '../../src/db/turn-gathering.js';
+import { createTurnBatching, createTurnGathering } from '../../src/db/turn-gathering.js';
 import { nextTurn } from '../../src/shared/fresh-runs.js';
 
 /**
@@ -79,5 +79,73 @@ describe('reads gathered by turn', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     fail = false;
     expect(await read(db, 'a', 3)).toEqual([3]);
+  });
+});
+
+/**
+ * Writes gathered by turn (src/db/turn-gathering.ts, PostgreSQL's creates): the writes of two
+ * turns and one shape go as one statement, each caller gets its own item's result, and a
+ * statement of several that fails is written again item by item, so that a failure is only its
+ * own item's.
+ */
+describe('writes gathered by turn', () => {
+  const db = {} as Kysely<any>;
+  const otherDb = {} as Kysely<any>;
+
+  function recorder(failing: (item: number) => boolean = () => false) {
+    const statements: Array<{ shape: string; items: number[] }> = [];
+    const write = createTurnBatching(
+      (shape: string) => shape,
+      async (_db, shape: string, items: readonly number[]) => {
+        statements.push({ shape, items: [...items] });
+        const bad = items.find(failing);
+        if (bad !== undefined) throw new Error(`item ${bad} failed`);
+        return items.map((item) => `${shape}${item}`);
+      },
+    );
+    return { statements, write };
+  }
+
+  it('writes the items of one turn in one statement per shape and database, each caller getting its own result', async () => {
+    const { statements, write } = recorder();
+    const answers = await Promise.all([write(db, 'a', 1), write(db, 'a', 2), write(db, 'b', 3), write(otherDb, 'a', 4), write(db, 'a', 5)]);
+    expect(statements).toEqual([
+      { shape: 'a', items: [1, 2, 5] },
+      { shape: 'b', items: [3] },
+      { shape: 'a', items: [4] },
+    ]);
+    expect(answers).toEqual(['a1', 'a2', 'b3', 'a4', 'a5']);
+  });
+
+  it('gathers the writes of two turns, and sends one asked once the statement started with the next', async () => {
+    const { statements, write } = recorder();
+    const first = write(db, 'a', 1);
+    await nextTurn();
+    const second = write(db, 'a', 2);
+    await nextTurn();
+    const third = write(db, 'a', 3);
+    expect(await Promise.all([first, second, third])).toEqual(['a1', 'a2', 'a3']);
+    expect(statements).toEqual([
+      { shape: 'a', items: [1, 2] },
+      { shape: 'a', items: [3] },
+    ]);
+  });
+
+  it('writes the items of a failed statement again one by one: only the failing item fails', async () => {
+    const { statements, write } = recorder((item) => item === 2);
+    const outcomes = await Promise.allSettled([write(db, 'a', 1), write(db, 'a', 2), write(db, 'a', 3)]);
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 'a1' },
+      { status: 'rejected', reason: new Error('item 2 failed') },
+      { status: 'fulfilled', value: 'a3' },
+    ]);
+    expect(statements.slice(0, 1)).toEqual([{ shape: 'a', items: [1, 2, 3] }]);
+    expect(statements.slice(1).map((statement) => statement.items).sort()).toEqual([[1], [2], [3]]);
+  });
+
+  it('fails a lone item with its own statement\'s error, once', async () => {
+    const { statements, write } = recorder(() => true);
+    await expect(write(db, 'a', 7)).rejects.toThrow('item 7 failed');
+    expect(statements).toEqual([{ shape: 'a', items: [7] }]);
   });
 });

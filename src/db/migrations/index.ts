@@ -19,6 +19,7 @@ import { jobLeasesMigration } from './0016-job-leases.js';
 import { changeQueueBatchesMigration } from './0017-change-queue-batches.js';
 import { searchIndexCatchUpMigration } from './0018-search-index-catch-up.js';
 import { countersCountWrittenRowsMigration } from './0019-counters-count-written-rows.js';
+import { countersCountEachRowMigration } from './0020-counters-count-each-row.js';
 
 /**
  * Migrations live in code (no file-system scanning), so the built binary carries them. They get
@@ -47,6 +48,7 @@ export function createMigrationProvider(dialect: DialectName): MigrationProvider
         '0017-change-queue-batches': changeQueueBatchesMigration(dialect),
         '0018-search-index-catch-up': searchIndexCatchUpMigration(dialect),
         '0019-counters-count-written-rows': countersCountWrittenRowsMigration(dialect),
+        '0020-counters-count-each-row': countersCountEachRowMigration(dialect),
       };
     },
   };

@@ -1,6 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
+import { arrayLiteral } from '../../db/postgres-arrays.js';
 import { prepareShapedQuery } from '../../db/prepared-query.js';
+import { createTurnBatching } from '../../db/turn-gathering.js';
 import { assertOneLineEach, type ChangeCommon } from '../changes/change.js';
 import type { Field } from '../fields/field.js';
 import { getFieldType } from '../fields/registry.js';
@@ -141,40 +143,101 @@ export async function updateAndQueueChange(db: Kysely<any>, tableId: number, rec
   return { row: Number(found) > 0 ? (row as RecordRow) : undefined, queued: Number(queued) > 0, version: Number(metadata_version) };
 }
 
+/** A table's new records written by one statement: the columns written, with their SQL types. */
+interface CreateShape {
+  tableId: number;
+  columns: readonly string[];
+  types: readonly string[];
+}
+
+/** One record to create: its column values (in the order of its shape's columns), search text, change payload, the writer's change columns and the metadata version it relies on. */
+interface NewRecord {
+  values: readonly unknown[];
+  text: string | null;
+  payload: string;
+  common: ChangeCommon;
+  expectedVersion: number | null;
+}
+
+/** The columns of the records' list, `unnest`ed beside their values, with their types. */
+const createdListColumns = [
+  ['q_text', 'text'],
+  ['q_payload', 'text'],
+  ['q_expected', 'bigint'],
+  ['q_account_id', 'integer'],
+  ['q_space_id', 'integer'],
+  ['q_table_id', 'integer'],
+  ['q_at', 'text'],
+  ['q_actor_user_id', 'integer'],
+  ['q_actor_api_key_id', 'integer'],
+  ['q_actor_name', 'text'],
+] as const;
+
+/**
+ * Records, their search texts and their queued changes, one statement for any number of them:
+ * each column one array parameter (postgres-arrays.ts) expanded by `unnest`, as create_batch's
+ * insert (records.repository.ts, insertRecordRows). A record is written only while the metadata
+ * version is the one it relies on. The ids of one statement are drawn in the order of its rows,
+ * while RETURNING does not promise their order: the records kept are numbered in order (`k`),
+ * and so are the ids, sorted.
+ */
 const insertAndQueue = prepareShapedQuery(
-  (shape: { tableId: number; columns: readonly string[]; withText: boolean }) => `${shape.tableId}:${shape.withText}:${shape.columns.join(',')}`,
-  (db: Kysely<any>, shape: { tableId: number; columns: readonly string[]; withText: boolean }, expectedVersion: unknown, text: unknown, payload: unknown, ...rest: unknown[]) => {
-    const values = rest.slice(0, shape.columns.length);
-    const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.columns.length);
+  (shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`,
+  (db: Kysely<any>, shape: CreateShape, ...arrays: unknown[]) => {
     const table = recordTableName(shape.tableId);
-    const searchText = shape.withText ? sql`, txt as (insert into ${sql.table(searchTextTable(table))} (id, text) select id, cast(${text} as text) from ins)` : sql``;
-    const raw = sql<{ id: number | null; metadata_version: string }>`
+    const columns = shape.columns.map((c) => sql.ref(c));
+    const listed = [...shape.types, ...createdListColumns.map(([, type]) => type)];
+    const names = [...shape.columns, ...createdListColumns.map(([name]) => name)];
+    const raw = sql<{ metadata_version: string; n: string | null; id: number | null }>`
       with ${versionCte},
-      ins as (
-        insert into ${sql.table(table)} (${sql.join(shape.columns.map((c) => sql.ref(c)))}) select ${sql.join(values)} where ${versionHolds(expectedVersion)}
-        returning id
-      )${searchText},
+      kept as (
+        select u.*, row_number() over (order by u.n) as k
+        from unnest(${sql.join(arrays.map((array, n) => sql`cast(${array} as ${sql.raw(listed[n])}[])`))}) with ordinality as u(${sql.join(names.map((c) => sql.ref(c)))}, n)
+        where u.q_expected is null or u.q_expected = (select version from v)
+      ),
+      ins as (insert into ${sql.table(table)} (${sql.join(columns)}) select ${sql.join(columns)} from kept order by k returning id),
+      made as (select r.*, i.id from kept as r join (select id, row_number() over (order by id) as k from ins) as i on i.k = r.k),
+      txt as (insert into ${sql.table(searchTextTable(table))} (id, text) select id, q_text from made where q_text is not null),
       queued as (
         insert into change_queue (${queuedColumns})
-        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.created', cast(${at} as text),
-          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text), cast(${payload} as text)
-        from ins
+        select q_account_id, q_space_id, q_table_id, id, null, 'record.created', q_at, q_actor_user_id, q_actor_api_key_id, q_actor_name, q_payload
+        from made order by k
       )
-      select (select version from v) as metadata_version, (select id from ins) as id`;
+      select v.version as metadata_version, m.n, m.id from v left join made as m on true`;
     return { compile: () => raw.compile(db) };
   },
 );
 
+const createsOfTurn = createTurnBatching((shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`, async (db: Kysely<any>, shape: CreateShape, records: readonly NewRecord[]) => {
+  const arrays = [
+    ...shape.columns.map((_, c) => arrayLiteral(records.map((record) => record.values[c]))),
+    arrayLiteral(records.map((record) => record.text)),
+    arrayLiteral(records.map((record) => record.payload)),
+    arrayLiteral(records.map((record) => record.expectedVersion)),
+    ...(['account_id', 'space_id', 'table_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name'] as const).map((column) => arrayLiteral(records.map((record) => record.common[column]))),
+  ];
+  const rows = await insertAndQueue(db, shape, ...arrays);
+  const version = Number(rows[0].metadata_version);
+  const ids = new Map(rows.filter((row) => row.n !== null).map((row) => [Number(row.n), Number(row.id)]));
+  return records.map((_, n) => ({ id: ids.get(n + 1), version }));
+});
+
 /**
- * Inserts one record (`columns`: column → value), its search text when it has one, and its
+ * Inserts one record (`columns`: column → value, `types`: every column's SQL type,
+ * record-writer.ts recordColumnTypes), its search text when it has one, and its
  * `record.created` change with `payload` (changes/change.ts, payloadOf), only while the
  * metadata version is `expectedVersion` (null: whatever it is). Answers its id (undefined:
- * nothing written) and the version the statement saw.
+ * nothing written) and the version the statement saw. The creates of a table asked together
+ * (the same columns, within two turns) share the statement (db/turn-gathering.ts).
  */
-export async function insertAndQueueChange(db: Kysely<any>, tableId: number, columns: Record<string, unknown>, text: string | null, payload: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ id: number | undefined; version: number }> {
+export function insertAndQueueChange(db: Kysely<any>, tableId: number, columns: Record<string, unknown>, types: ReadonlyMap<string, string>, text: string | null, payload: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ id: number | undefined; version: number }> {
   const names = Object.keys(columns);
-  const [row] = await insertAndQueue(db, { tableId, columns: names, withText: text !== null }, expectedVersion, text, payload, ...names.map((name) => columns[name]), common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
-  return { id: row.id === null ? undefined : Number(row.id), version: Number(row.metadata_version) };
+  const shape = { tableId, columns: names, types: names.map((name) => types.get(name) ?? unknownColumn(name)) };
+  return createsOfTurn(db, shape, { values: names.map((name) => columns[name]), text, payload, common, expectedVersion });
+}
+
+function unknownColumn(name: string): never {
+  throw new Error(`insertAndQueueChange: no type for column ${name}`);
 }
 
 const deleteAndQueue = prepareShapedQuery(

@@ -114,7 +114,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             const payload = payloadOf(draftsOf('record.created', [[0, null, record.data]])[0]);
             const expected = attempt.reads.versionToCheck();
             const created = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
-              const done = await insertAndQueueChange(db, tableId, columns, text, payload, common, expected);
+              const done = await insertAndQueueChange(db, tableId, columns, recordColumnTypes(table, dialect)!, text, payload, common, expected);
               return { result: done, queued: done.id !== undefined };
             });
             // A newer version: nothing was written, and the call runs again on fresh metadata.
