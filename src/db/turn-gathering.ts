@@ -51,25 +51,34 @@ export function createTurnGathering<Shape, Row>(keyOf: (shape: Shape) => string,
 
 interface Batch<Item, Result> {
   items: Item[];
+  keys: Set<unknown>;
   results: Promise<Result[]>;
 }
 
 /**
- * PostgreSQL: writes of one shape (a table's new records, with the same columns) asked during
- * two turns of the event loop go as one statement at the end of the second, as reads do above:
- * one round trip and one transaction for the creates that arrive together, where the database's
- * work a row falls by half at three rows (docs/performance.md, session 44). `writeAll` writes
- * `items` all or none and answers one result per item, in their order. When a statement of
- * several fails, each of its items is written again alone, so that one item's failure is its
- * own caller's only, and the others stand or fail as they would have without company.
+ * PostgreSQL: writes of one shape (a table's new records with the same columns, its records'
+ * updates of the same fields) asked during two turns of the event loop go as one statement at
+ * the end of the second, as reads do above: one round trip and one transaction for the writes
+ * that arrive together, where the database's work a record falls by half at three records
+ * (docs/performance.md, session 44). `writeAll` writes `items` all or none and answers one
+ * result per item, in their order. When a statement of several fails, each of its items is
+ * written again alone, so that one item's failure is its own caller's only, and the others
+ * stand or fail as they would have without company. Items of one `itemKey` (the record an
+ * update writes) never share a statement: the later waits for the earlier's, and goes with the
+ * next, so that it sees and replaces what the earlier wrote.
  */
-export function createTurnBatching<Shape, Item, Result>(keyOf: (shape: Shape) => string, writeAll: (db: Kysely<any>, shape: Shape, items: readonly Item[]) => Promise<Result[]>) {
+export function createTurnBatching<Shape, Item, Result>(keyOf: (shape: Shape) => string, writeAll: (db: Kysely<any>, shape: Shape, items: readonly Item[]) => Promise<Result[]>, itemKey?: (item: Item) => unknown) {
   const gathering = new WeakMap<Kysely<any>, Map<string, Batch<Item, Result>>>();
-  return async (db: Kysely<any>, shape: Shape, item: Item): Promise<Result> => {
+  const write = async (db: Kysely<any>, shape: Shape, item: Item): Promise<Result> => {
     let ofDb = gathering.get(db);
     if (!ofDb) gathering.set(db, (ofDb = new Map()));
     const key = keyOf(shape);
     let batch = ofDb.get(key);
+    const ownKey = itemKey?.(item);
+    if (batch && ownKey !== undefined && batch.keys.has(ownKey)) {
+      await batch.results.catch(() => undefined);
+      return write(db, shape, item);
+    }
     if (!batch) {
       const items: Item[] = [];
       const open = ofDb;
@@ -78,9 +87,10 @@ export function createTurnBatching<Shape, Item, Result>(keyOf: (shape: Shape) =>
         open.delete(key);
         return writeAll(db, shape, items);
       });
-      batch = { items, results };
+      batch = { items, keys: new Set(), results };
       ofDb.set(key, batch);
     }
+    if (ownKey !== undefined) batch.keys.add(ownKey);
     const position = batch.items.push(item) - 1;
     const gathered = batch;
     try {
@@ -90,4 +100,5 @@ export function createTurnBatching<Shape, Item, Result>(keyOf: (shape: Shape) =>
       return (await writeAll(db, shape, [item]))[0];
     }
   };
+  return write;
 }

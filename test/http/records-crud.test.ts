@@ -173,6 +173,43 @@ describe('record CRUD', () => {
   });
 
   describe('update', () => {
+    it('answers updates arriving together each with its own record and its own logged change, one record\'s updates one after the other', async () => {
+      // On PostgreSQL the updates of a table that arrive together go as one statement
+      // (record-statements.ts); two of one record never share one, so the second replaces what
+      // the first wrote, and each change's `before` is the value its own write replaced.
+      const target = await newRecord({ name: 'Parent of many' }, targetTableId);
+      const ids = await Promise.all(Array.from({ length: 8 }, (_, n) => newRecord({ name: `Updated together ${n}`, qty: n, parent: target })));
+      tick();
+      const responses = await Promise.all([
+        ...ids.map((id, n) => update(id, { qty: 100 + n, done: n % 2 === 0 }, n % 2 === 0 ? editorKey : undefined)),
+        update(ids[0], { qty: 999, done: true }),
+        update(999_999, { qty: 1 }),
+        update(ids[1], { qty: 101, done: false }),
+      ]);
+      expectError(responses[9], 400, 'Record not found', 'record_not_found');
+      for (const [n, id] of ids.entries()) {
+        expect(responses[n].status, JSON.stringify(responses[n].body)).toBe(200);
+        expect(responses[n].body).toMatchObject({ id, title: `Updated together ${n}`, updated_at: stamp(), data: { qty: 100 + n, done: n % 2 === 0, parent: { id: target, title: 'Parent of many' } } });
+      }
+      expect(responses[8].body.data).toMatchObject({ qty: 999, done: true });
+      // The update of record 1 that wrote its values again changed nothing and logged nothing.
+      expect(responses[10].body).toStrictEqual(responses[1].body);
+      const changes = async (id: number) => ((await post(`/api/table/${tableId}/record/${id}/history`, {})).body as Array<{ kind: string; before: unknown; after: unknown }>).map(({ kind, before, after }) => ({ kind, before, after }));
+      // Record 0's two updates, in either order: each replaced what the other wrote, and the
+      // record holds the later one's values.
+      const [later, earlier, created] = await changes(ids[0]);
+      expect(created.kind).toBe('record.created');
+      expect(earlier).toEqual({ kind: 'record.updated', before: { qty: 0, done: false }, after: { qty: expect.any(Number), done: true } });
+      expect(later).toEqual({ kind: 'record.updated', before: { qty: (earlier.after as { qty: number }).qty }, after: { qty: expect.any(Number) } });
+      expect([(earlier.after as { qty: number }).qty, (later.after as { qty: number }).qty].sort()).toEqual([100, 999]);
+      expect((await get(ids[0])).body).toStrictEqual(responses[(later.after as { qty: number }).qty === 999 ? 8 : 0].body);
+      expect(await changes(ids[1])).toEqual([
+        { kind: 'record.updated', before: { qty: 1 }, after: { qty: 101 } },
+        { kind: 'record.created', before: {}, after: expect.any(Object) },
+      ]);
+      for (const [n, id] of ids.entries()) if (n > 1) expect((await changes(id))[0]).toEqual({ kind: 'record.updated', before: n % 2 === 0 ? { qty: n, done: false } : { qty: n }, after: n % 2 === 0 ? { qty: 100 + n, done: true } : { qty: 100 + n } });
+    });
+
     it('changes only the given slugs and answers the full record with a new updated_at', async () => {
       const created = (await create({ name: 'Before', notes: 'keep me', qty: 1, done: true })).body;
       tick();

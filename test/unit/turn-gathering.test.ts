@@ -143,6 +143,20 @@ describe('writes gathered by turn', () => {
     expect(statements.slice(1).map((statement) => statement.items).sort()).toEqual([[1], [2], [3]]);
   });
 
+  it('never puts two items of one key in a statement: the later goes with the next, after the earlier was written', async () => {
+    const statements: number[][] = [];
+    const write = createTurnBatching(
+      () => 'a',
+      async (_db, _shape, items: readonly number[]) => {
+        statements.push([...items]);
+        return items.map((item) => item * 10);
+      },
+      (item: number) => item % 100,
+    );
+    expect(await Promise.all([write(db, 'a', 1), write(db, 'a', 2), write(db, 'a', 101), write(db, 'a', 3), write(db, 'a', 201)])).toEqual([10, 20, 1010, 30, 2010]);
+    expect(statements).toEqual([[1, 2, 3], [101], [201]]);
+  });
+
   it('fails a lone item with its own statement\'s error, once', async () => {
     const { statements, write } = recorder(() => true);
     await expect(write(db, 'a', 7)).rejects.toThrow('item 7 failed');

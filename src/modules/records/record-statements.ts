@@ -17,7 +17,8 @@ import { isSystemColumn, selectListSql, type ReadSelection, type RecordRow } fro
  * commit, one round trip where the write unit's transaction took four or five.
  *
  * A create: the record's insert, its search text and its queued change, whose payload (the new
- * record's data) is known before the statement.
+ * record's data) is known before the statement; the creates of a table that arrive together
+ * share one statement (insertAndQueueChange).
  *
  * A delete (to the trash): the rows' delete, their trash entries (the row as JSON, as
  * record-writes.ts's trashRecords writes it on SQLite) and their queued changes, whose payloads were
@@ -60,17 +61,27 @@ export function fitsOneStatement(dialect: Dialect, plan: UpdatePlan, written: re
 interface UpdateShape {
   tableId: number;
   fields: readonly Field[];
+  /** Each written field's column type (record-writer.ts, recordColumnTypes). */
+  types: readonly string[];
   /** What the statement answers of the record, as a get reads it. */
   selection: ReadSelection;
 }
 
+/** One record's update: its id, the written fields' column values (in the order of its shape's fields), its writer's change columns and the metadata version it relies on. */
+interface RecordUpdate {
+  recordId: number;
+  values: readonly unknown[];
+  updatedAt: string;
+  common: ChangeCommon;
+  expectedVersion: number | null;
+}
+
 /**
- * The metadata version as the statement sees it (`v`), and the condition a write puts on it: a
- * single write checks the version its cached metadata was read at in its own statement, instead
- * of a round trip before it (MetadataReads.versionToCheck), and confirms the version seen after.
+ * The metadata version as the statement sees it (`v`): a single write checks the version its
+ * cached metadata was read at in its own statement, instead of a round trip before it
+ * (MetadataReads.versionToCheck), and confirms the version seen after.
  */
 const versionCte = sql`v as (select version from metadata_version where id = 1)`;
-const versionHolds = (expected: unknown) => sql<boolean>`(cast(${expected} as bigint) is null or (select version from v) = cast(${expected} as bigint))`;
 
 /** The columns of a queued change. */
 const queuedColumns = sql`account_id, space_id, table_id, record_id, comment_id, kind, at, actor_user_id, actor_api_key_id, actor_name, payload_json`;
@@ -81,14 +92,46 @@ const queuedSharedColumns = sql`account_id, space_id, table_id, at, actor_user_i
 /** `null`, `""` and `[]` are one value (changes/change.ts, `recordChange`): a write between them changes nothing. */
 const emptyJson = sql`('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
 
+/** The change columns a write's list carries for each of its records (`q_…`), with their SQL types, and the list's arrays of them. */
+const writerListColumns = [
+  ['q_expected', 'bigint'],
+  ['q_account_id', 'integer'],
+  ['q_space_id', 'integer'],
+  ['q_table_id', 'integer'],
+  ['q_at', 'text'],
+  ['q_actor_user_id', 'integer'],
+  ['q_actor_api_key_id', 'integer'],
+  ['q_actor_name', 'text'],
+] as const;
+
+function writerArrays(writes: ReadonlyArray<{ common: ChangeCommon; expectedVersion: number | null }>): string[] {
+  return [
+    arrayLiteral(writes.map((write) => write.expectedVersion)),
+    ...(['account_id', 'space_id', 'table_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name'] as const).map((column) => arrayLiteral(writes.map((write) => write.common[column]))),
+  ];
+}
+
+/** `unnest` of a write's arrays (`listed`: their names and SQL types), numbered `q_n`, as `u`: each parameter cast to its array type. */
+function writeList(arrays: readonly unknown[], listed: ReadonlyArray<readonly [string, string]>) {
+  return sql`unnest(${sql.join(arrays.map((array, n) => sql`cast(${array} as ${sql.raw(listed[n][1])}[])`))}) with ordinality as u(${sql.join(listed.map(([name]) => sql.ref(name)))}, q_n)`;
+}
+
+/** The records of a write's list whose metadata version holds: the version they rely on is the one the statement sees, or none. */
+const versionHolds = sql<boolean>`(u.q_expected is null or u.q_expected = (select version from v))`;
+
+/**
+ * Updates, one statement for any number of records of one table writing the same fields (no
+ * record twice: the batching keeps them apart), each from its list's row `w` (`q_id`, its
+ * values `q_0`…, when, who and the version it relies on, `q_n` its place).
+ */
 const updateAndQueue = prepareShapedQuery(
-  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}:${shape.selection.key}`,
-  (db: Kysely<any>, shape: UpdateShape, expectedVersion: unknown, recordId: unknown, updatedAt: unknown, ...rest: unknown[]) => {
-    const values = rest.slice(0, shape.fields.length);
-    const [accountId, spaceId, tableId, at, userId, keyId, actorName] = rest.slice(shape.fields.length);
+  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}:${shape.types.join(',')}:${shape.selection.key}`,
+  (db: Kysely<any>, shape: UpdateShape, ...arrays: unknown[]) => {
     const table = sql.table(recordTableName(shape.tableId));
     const columns = shape.fields.map((field) => fieldColumnName(field.id));
-    const assignments = sql.join(columns.map((column, n) => sql`${sql.ref(column)} = ${values[n]}`));
+    const valueNames = columns.map((_, n) => `q_${n}`);
+    const listed = [['q_id', 'integer'] as const, ...valueNames.map((name, n) => [name, shape.types[n]] as const), ['q_updated_at', 'text'] as const, ...writerListColumns];
+    const assignments = sql.join(columns.map((column, n) => sql`${sql.ref(column)} = w.${sql.ref(valueNames[n])}`));
     // Per written field: its order, slug, and value before and after, in read form.
     const pairs = sql.join(
       shape.fields.map((field, n) => {
@@ -97,50 +140,75 @@ const updateAndQueue = prepareShapedQuery(
       }),
     );
     // The record's columns as a get selects them: `old` and `upd` carry them all, so that the
-    // statement answers the record as it left it (`cur`: the row written, or the old one when
+    // statement answers each record as it left it (`cur`: the row written, or the old one when
     // nothing changed), with the lookups' titles as a get reads them.
     const rowColumns = ['id', 'created_at', 'updated_at', ...shape.selection.columns.filter((c) => !isSystemColumn(c))];
-    const raw = sql<RecordRow & { found: string; queued: string; metadata_version: string }>`
+    // The update reads its rows through `old`, so that each is locked and read before it is
+    // written: `old` read after the update would skip the rows this statement wrote already.
+    const raw = sql<RecordRow & { q_n: string; found: boolean; queued: boolean; metadata_version: string }>`
       with ${versionCte},
-      old as (select ${sql.join(rowColumns.map((c) => sql.ref(c)))} from ${table} where id = ${recordId} and ${versionHolds(expectedVersion)} for update),
+      w as (select u.* from ${writeList(arrays, listed)} where ${versionHolds}),
+      old as (select ${sql.join(rowColumns.map((c) => sql`r.${sql.ref(c)}`))}, w.q_n from ${table} as r join w on r.id = w.q_id for update of r),
       upd as (
-        update ${table} as r set ${assignments}, updated_at = ${updatedAt} from old
-        where r.id = old.id and (${sql.join(columns.map((column, n) => sql`r.${sql.ref(column)} is distinct from ${values[n]}`), sql` or `)})
-        returning ${sql.join(rowColumns.map((c) => sql`r.${sql.ref(c)}`))}
+        update ${table} as r set ${assignments}, updated_at = w.q_updated_at from old join w on w.q_n = old.q_n
+        where r.id = old.id and (${sql.join(columns.map((column, n) => sql`r.${sql.ref(column)} is distinct from w.${sql.ref(valueNames[n])}`), sql` or `)})
+        returning ${sql.join(rowColumns.map((c) => sql`r.${sql.ref(c)}`))}, w.q_n
       ),
-      cur as (select * from upd union all select * from old where not exists (select 1 from upd)),
+      cur as (select * from upd union all select * from old where not exists (select 1 from upd where upd.q_n = old.q_n)),
       diff as (
-        select upd.id, v.n, v.slug, v.was, v.now
-        from old join upd on upd.id = old.id
-        cross join lateral (values ${pairs}) as v(n, slug, was, now)
-        where not (v.was = v.now or (v.was in ${emptyJson} and v.now in ${emptyJson}))
+        select upd.q_n, d.n, d.slug, d.was, d.now
+        from old join upd on upd.q_n = old.q_n
+        cross join lateral (values ${pairs}) as d(n, slug, was, now)
+        where not (d.was = d.now or (d.was in ${emptyJson} and d.now in ${emptyJson}))
+      ),
+      payloads as (
+        select q_n, '{"fields":' || json_agg(slug order by n)::text || ',"before":' || jsonb_object_agg(slug, was order by n)::text || ',"after":' || jsonb_object_agg(slug, now order by n)::text || '}' as payload
+        from diff group by q_n
       ),
       queued as (
         insert into change_queue (${queuedColumns})
-        select cast(${accountId} as integer), cast(${spaceId} as integer), cast(${tableId} as integer), id, null, 'record.updated', cast(${at} as text),
-          cast(${userId} as integer), cast(${keyId} as integer), cast(${actorName} as text),
-          '{"fields":' || json_agg(slug order by n)::text || ',"before":' || jsonb_object_agg(slug, was order by n)::text || ',"after":' || jsonb_object_agg(slug, now order by n)::text || '}'
-        from diff group by id
-        returning 1
+        select w.q_account_id, w.q_space_id, w.q_table_id, w.q_id, null, 'record.updated', w.q_at, w.q_actor_user_id, w.q_actor_api_key_id, w.q_actor_name, p.payload
+        from payloads as p join w on w.q_n = p.q_n order by p.q_n
       )
-      select (select version from v) as metadata_version, (select count(*) from old) as found, (select count(*) from queued) as queued, ${sql.raw(selectListSql(db, shape.selection))}
-      from (select 1) as w left join cur as r on true`;
+      select (select version from v) as metadata_version, i.q_n, o.q_n is not null as found, exists (select 1 from payloads as p where p.q_n = i.q_n) as queued, ${sql.raw(selectListSql(db, shape.selection))}
+      from generate_series(1, cardinality(cast(${arrays[0]} as integer[]))) as i(q_n) left join old as o on o.q_n = i.q_n left join cur as r on r.q_n = i.q_n`;
     return { compile: () => raw.compile(db) };
   },
 );
 
+const updatesOfTurn = createTurnBatching(
+  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}:${shape.types.join(',')}:${shape.selection.key}`,
+  async (db: Kysely<any>, shape: UpdateShape, updates: readonly RecordUpdate[]) => {
+    const arrays = [
+      arrayLiteral(updates.map((update) => update.recordId)),
+      ...shape.fields.map((_, f) => arrayLiteral(updates.map((update) => update.values[f]))),
+      arrayLiteral(updates.map((update) => update.updatedAt)),
+      ...writerArrays(updates),
+    ];
+    const rows = await updateAndQueue(db, shape, ...arrays);
+    const byPlace = new Map(rows.map((row) => [Number(row.q_n), row]));
+    return updates.map((_, n) => {
+      const { q_n: _place, found, queued, metadata_version, ...row } = byPlace.get(n + 1)!;
+      return { row: found ? (row as RecordRow) : undefined, queued, version: Number(metadata_version) };
+    });
+  },
+  (update: RecordUpdate) => update.recordId,
+);
+
 /**
- * Updates one record's `fields` to `values` (column values, in the order of `fields`) and
- * queues its change when a value changed, only while the metadata version is `expectedVersion`
- * (null: whatever it is). Answers the record's row as the statement left it, read with
- * `selection` as a get reads it (undefined when the record was not found, or the version had
- * moved on: nothing written), whether a change was queued, and the version the statement saw.
- * The answer comes from the write itself: a read after it could find the record deleted meanwhile.
+ * Updates one record's `fields` to `values` (column values, in the order of `fields`; `types`:
+ * every column's SQL type, record-writer.ts recordColumnTypes) and queues its change when a
+ * value changed, only while the metadata version is `expectedVersion` (null: whatever it is).
+ * Answers the record's row as the statement left it, read with `selection` as a get reads it
+ * (undefined when the record was not found, or the version had moved on: nothing written),
+ * whether a change was queued, and the version the statement saw. The answer comes from the
+ * write itself: a read after it could find the record deleted meanwhile. The updates of a
+ * table's records asked together (the same fields and selection, within two turns, each
+ * record once) share the statement (db/turn-gathering.ts).
  */
-export async function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], values: readonly unknown[], selection: ReadSelection, updatedAt: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ row: RecordRow | undefined; queued: boolean; version: number }> {
-  const [answer] = await updateAndQueue(db, { tableId, fields, selection }, expectedVersion, recordId, updatedAt, ...values, common.account_id, common.space_id, common.table_id, common.at, common.actor_user_id, common.actor_api_key_id, common.actor_name);
-  const { found, queued, metadata_version, ...row } = answer;
-  return { row: Number(found) > 0 ? (row as RecordRow) : undefined, queued: Number(queued) > 0, version: Number(metadata_version) };
+export function updateAndQueueChange(db: Kysely<any>, tableId: number, recordId: number, fields: readonly Field[], types: ReadonlyMap<string, string>, values: readonly unknown[], selection: ReadSelection, updatedAt: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ row: RecordRow | undefined; queued: boolean; version: number }> {
+  const shape = { tableId, fields, types: fields.map((field) => typeOf(types, fieldColumnName(field.id))), selection };
+  return updatesOfTurn(db, shape, { recordId, values, updatedAt, common, expectedVersion });
 }
 
 /** A table's new records written by one statement: the columns written, with their SQL types. */
@@ -159,42 +227,24 @@ interface NewRecord {
   expectedVersion: number | null;
 }
 
-/** The columns of the records' list, `unnest`ed beside their values, with their types. */
-const createdListColumns = [
-  ['q_text', 'text'],
-  ['q_payload', 'text'],
-  ['q_expected', 'bigint'],
-  ['q_account_id', 'integer'],
-  ['q_space_id', 'integer'],
-  ['q_table_id', 'integer'],
-  ['q_at', 'text'],
-  ['q_actor_user_id', 'integer'],
-  ['q_actor_api_key_id', 'integer'],
-  ['q_actor_name', 'text'],
-] as const;
-
 /**
  * Records, their search texts and their queued changes, one statement for any number of them:
  * each column one array parameter (postgres-arrays.ts) expanded by `unnest`, as create_batch's
- * insert (records.repository.ts, insertRecordRows). A record is written only while the metadata
- * version is the one it relies on. The ids of one statement are drawn in the order of its rows,
- * while RETURNING does not promise their order: the records kept are numbered in order (`k`),
- * and so are the ids, sorted.
+ * insert (records.repository.ts, insertRecordRows), beside each record's search text
+ * (`q_text`), change payload (`q_payload`) and writer. A record is written only while the
+ * metadata version is the one it relies on. The ids of one statement are drawn in the order of
+ * its rows, while RETURNING does not promise their order: the records kept are numbered in
+ * order (`k`), and so are the ids, sorted.
  */
 const insertAndQueue = prepareShapedQuery(
   (shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`,
   (db: Kysely<any>, shape: CreateShape, ...arrays: unknown[]) => {
     const table = recordTableName(shape.tableId);
     const columns = shape.columns.map((c) => sql.ref(c));
-    const listed = [...shape.types, ...createdListColumns.map(([, type]) => type)];
-    const names = [...shape.columns, ...createdListColumns.map(([name]) => name)];
-    const raw = sql<{ metadata_version: string; n: string | null; id: number | null }>`
+    const listed = [...shape.columns.map((column, n) => [column, shape.types[n]] as const), ['q_text', 'text'] as const, ['q_payload', 'text'] as const, ...writerListColumns];
+    const raw = sql<{ metadata_version: string; q_n: string | null; id: number | null }>`
       with ${versionCte},
-      kept as (
-        select u.*, row_number() over (order by u.n) as k
-        from unnest(${sql.join(arrays.map((array, n) => sql`cast(${array} as ${sql.raw(listed[n])}[])`))}) with ordinality as u(${sql.join(names.map((c) => sql.ref(c)))}, n)
-        where u.q_expected is null or u.q_expected = (select version from v)
-      ),
+      kept as (select u.*, row_number() over (order by u.q_n) as k from ${writeList(arrays, listed)} where ${versionHolds}),
       ins as (insert into ${sql.table(table)} (${sql.join(columns)}) select ${sql.join(columns)} from kept order by k returning id),
       made as (select r.*, i.id from kept as r join (select id, row_number() over (order by id) as k from ins) as i on i.k = r.k),
       txt as (insert into ${sql.table(searchTextTable(table))} (id, text) select id, q_text from made where q_text is not null),
@@ -203,24 +253,26 @@ const insertAndQueue = prepareShapedQuery(
         select q_account_id, q_space_id, q_table_id, id, null, 'record.created', q_at, q_actor_user_id, q_actor_api_key_id, q_actor_name, q_payload
         from made order by k
       )
-      select v.version as metadata_version, m.n, m.id from v left join made as m on true`;
+      select v.version as metadata_version, m.q_n, m.id from v left join made as m on true`;
     return { compile: () => raw.compile(db) };
   },
 );
 
-const createsOfTurn = createTurnBatching((shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`, async (db: Kysely<any>, shape: CreateShape, records: readonly NewRecord[]) => {
-  const arrays = [
-    ...shape.columns.map((_, c) => arrayLiteral(records.map((record) => record.values[c]))),
-    arrayLiteral(records.map((record) => record.text)),
-    arrayLiteral(records.map((record) => record.payload)),
-    arrayLiteral(records.map((record) => record.expectedVersion)),
-    ...(['account_id', 'space_id', 'table_id', 'at', 'actor_user_id', 'actor_api_key_id', 'actor_name'] as const).map((column) => arrayLiteral(records.map((record) => record.common[column]))),
-  ];
-  const rows = await insertAndQueue(db, shape, ...arrays);
-  const version = Number(rows[0].metadata_version);
-  const ids = new Map(rows.filter((row) => row.n !== null).map((row) => [Number(row.n), Number(row.id)]));
-  return records.map((_, n) => ({ id: ids.get(n + 1), version }));
-});
+const createsOfTurn = createTurnBatching(
+  (shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`,
+  async (db: Kysely<any>, shape: CreateShape, records: readonly NewRecord[]) => {
+    const arrays = [
+      ...shape.columns.map((_, c) => arrayLiteral(records.map((record) => record.values[c]))),
+      arrayLiteral(records.map((record) => record.text)),
+      arrayLiteral(records.map((record) => record.payload)),
+      ...writerArrays(records),
+    ];
+    const rows = await insertAndQueue(db, shape, ...arrays);
+    const version = Number(rows[0].metadata_version);
+    const ids = new Map(rows.filter((row) => row.q_n !== null).map((row) => [Number(row.q_n), Number(row.id)]));
+    return records.map((_, n) => ({ id: ids.get(n + 1), version }));
+  },
+);
 
 /**
  * Inserts one record (`columns`: column → value, `types`: every column's SQL type,
@@ -232,12 +284,15 @@ const createsOfTurn = createTurnBatching((shape: CreateShape) => `${shape.tableI
  */
 export function insertAndQueueChange(db: Kysely<any>, tableId: number, columns: Record<string, unknown>, types: ReadonlyMap<string, string>, text: string | null, payload: string, common: ChangeCommon, expectedVersion: number | null): Promise<{ id: number | undefined; version: number }> {
   const names = Object.keys(columns);
-  const shape = { tableId, columns: names, types: names.map((name) => types.get(name) ?? unknownColumn(name)) };
+  const shape = { tableId, columns: names, types: names.map((name) => typeOf(types, name)) };
   return createsOfTurn(db, shape, { values: names.map((name) => columns[name]), text, payload, common, expectedVersion });
 }
 
-function unknownColumn(name: string): never {
-  throw new Error(`insertAndQueueChange: no type for column ${name}`);
+/** A written column's SQL type, which every column of a record table has (recordColumnTypes). */
+function typeOf(types: ReadonlyMap<string, string>, column: string): string {
+  const type = types.get(column);
+  if (type === undefined) throw new Error(`record-statements: no type for column ${column}`);
+  return type;
 }
 
 const deleteAndQueue = prepareShapedQuery(

@@ -166,7 +166,7 @@ export function createRecordWrites(deps: { database: Database; now(): string; ru
             const values = written.map((field) => toColumnValue(field, changes.get(field), dialect));
             const expected = attempt.reads.versionToCheck();
             const done = await deps.unit.runQueuedStatement(scopeOf(attempt), async (db, common) => {
-              const updated = await updateAndQueueChange(db, tableId, recordId, written, values, selection, deps.now(), common, expected);
+              const updated = await updateAndQueueChange(db, tableId, recordId, written, recordColumnTypes(table, dialect)!, values, selection, deps.now(), common, expected);
               return { result: updated, queued: updated.queued };
             });
             // A newer version: nothing was written, and the call runs again on fresh metadata.

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Statement-level, so a bulk insert adds its row count once; concurrent writers spread over
+ * Statement-level, so a bulk insert adds its row count once (and as many changes as rows, as
+ * SQLite's per-row triggers count: migration 0020); concurrent writers spread over
  * shards by backend, so they do not queue on one counter row (`tabula_count_rows`, migration 0003).
  * Each sees the rows its statement wrote, and a statement that wrote none (an update of values
  * already stored, say) counts no change: PostgreSQL fires a statement trigger for no rows too

@@ -2,18 +2,19 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../build-test-app.js';
 import { createAccount, createSpace, createTable, type World } from '../factories.js';
-import { insertAndQueueChange } from '../../src/modules/records/record-statements.js';
+import { insertAndQueueChange, updateAndQueueChange } from '../../src/modules/records/record-statements.js';
+import { describeSelection } from '../../src/modules/records/records.repository.js';
 import type { ChangeCommon } from '../../src/modules/changes/change.js';
 import { testEngine } from '../test-database.js';
 
 /**
- * PostgreSQL: the creates of a table that arrive together are one statement
- * (record-statements.ts, insertAndQueueChange; db/turn-gathering.ts, createTurnBatching). The
- * statement keeps each record's own conditions: a record relying on a metadata version that has
- * moved on is not written while the others are, and a record the database refuses fails alone.
- * SQLite's creates share a commit instead (changes/group-commit.ts) and never go through here.
+ * PostgreSQL: the creates, and the one-statement updates, of a table that arrive together are
+ * one statement (record-statements.ts; db/turn-gathering.ts, createTurnBatching). The statement
+ * keeps each record's own conditions: a record relying on a metadata version that has moved on
+ * is not written while the others are, and a record the database refuses fails alone. SQLite's
+ * writes share a commit instead (changes/group-commit.ts) and never go through here.
  */
-describe.runIf(testEngine === 'postgres')('creates arriving together (PostgreSQL)', () => {
+describe.runIf(testEngine === 'postgres')('writes arriving together (PostgreSQL)', () => {
   const ctx = useTestApp();
   let world: World;
   let tableId: number;
@@ -60,5 +61,25 @@ describe.runIf(testEngine === 'postgres')('creates arriving together (PostgreSQL
     expect((outcomes[1] as PromiseRejectedResult).reason.message).toMatch(/invalid input syntax/);
     const names = (await stored()).slice(before).map((record) => record.name);
     expect(names.sort()).toEqual(['also good', 'good']);
+  });
+
+  it('updates the records that rely on the version now and not the one relying on an older version; each answers its own row', async () => {
+    const [a, b, c] = await Promise.all([create('a', 1, null), create('b', 2, null), create('c', 3, null)]);
+    const fields = [{ id: Number(columns.n.slice(2)), slug: 'n', type: 'number', name: 'N', settings: {} }] as never;
+    const selection = describeSelection(tableId, [columns.name, columns.n], []);
+    const now = await version();
+    const write = (id: number, n: number, expected: number | null) => updateAndQueueChange(ctx.container.database.db, tableId, id, fields, types, [n], selection, '2026-12-07 11:00:00', common(), expected);
+    const [first, stale, missing, third] = await Promise.all([write(a.id!, 10, now), write(b.id!, 20, now - 1), write(999_999, 5, null), write(c.id!, 3, null)]);
+    expect(first).toMatchObject({ row: { id: a.id, [columns.n]: 10, updated_at: '2026-12-07 11:00:00' }, queued: true, version: now });
+    expect(stale).toEqual({ row: undefined, queued: false, version: now });
+    expect(missing).toEqual({ row: undefined, queued: false, version: now });
+    // Written again with the value it holds: found, nothing changed, nothing queued.
+    expect(third).toMatchObject({ row: { id: c.id, [columns.n]: 3, updated_at: '2026-12-07 10:00:00' }, queued: false, version: now });
+    const { rows } = await sql<{ id: number; n: number }>`select id, ${sql.ref(columns.n)} as n from ${sql.table(`rec_${tableId}`)} where id in (${sql.join([a.id, b.id, c.id])}) order by id`.execute(ctx.container.database.db);
+    expect(rows).toEqual([
+      { id: a.id, n: 10 },
+      { id: b.id, n: 2 },
+      { id: c.id, n: 3 },
+    ]);
   });
 });
