@@ -32,7 +32,8 @@ import { isSystemColumn, selectListSql, type ReadSelection, type RecordRow } fro
  * and queues the change with its payload made in SQL, only when some value changed. It answers
  * the record as a get reads it, from the row it wrote (or the old one). One round trip where
  * the write unit's transaction took six (begin, read, update, queued change, commit, and the
- * record read back).
+ * record read back). The updates of a table's records that arrive together share one
+ * statement (updateAndQueueChange), each record's row locked, written and answered as its own.
  *
  * It serves the updates whose change can be made in SQL: no search text to rebuild and no
  * replaced value to hand to a field type (`plan.reads` empty), and every written field of a
@@ -66,6 +67,8 @@ interface UpdateShape {
   /** What the statement answers of the record, as a get reads it. */
   selection: ReadSelection;
 }
+
+const updateKey = (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}:${shape.types.join(',')}:${shape.selection.key}`;
 
 /** One record's update: its id, the written fields' column values (in the order of its shape's fields), its writer's change columns and the metadata version it relies on. */
 interface RecordUpdate {
@@ -125,7 +128,7 @@ const versionHolds = sql<boolean>`(u.q_expected is null or u.q_expected = (selec
  * values `q_0`…, when, who and the version it relies on, `q_n` its place).
  */
 const updateAndQueue = prepareShapedQuery(
-  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}:${shape.types.join(',')}:${shape.selection.key}`,
+  updateKey,
   (db: Kysely<any>, shape: UpdateShape, ...arrays: unknown[]) => {
     const table = sql.table(recordTableName(shape.tableId));
     const columns = shape.fields.map((field) => fieldColumnName(field.id));
@@ -145,10 +148,12 @@ const updateAndQueue = prepareShapedQuery(
     const rowColumns = ['id', 'created_at', 'updated_at', ...shape.selection.columns.filter((c) => !isSystemColumn(c))];
     // The update reads its rows through `old`, so that each is locked and read before it is
     // written: `old` read after the update would skip the rows this statement wrote already.
+    // Rows are locked in the order of their ids, so that two processes' statements over some
+    // of the same records wait for one another instead of deadlocking.
     const raw = sql<RecordRow & { q_n: string; found: boolean; queued: boolean; metadata_version: string }>`
       with ${versionCte},
       w as (select u.* from ${writeList(arrays, listed)} where ${versionHolds}),
-      old as (select ${sql.join(rowColumns.map((c) => sql`r.${sql.ref(c)}`))}, w.q_n from ${table} as r join w on r.id = w.q_id for update of r),
+      old as (select ${sql.join(rowColumns.map((c) => sql`r.${sql.ref(c)}`))}, w.q_n from ${table} as r join w on r.id = w.q_id order by r.id for update of r),
       upd as (
         update ${table} as r set ${assignments}, updated_at = w.q_updated_at from old join w on w.q_n = old.q_n
         where r.id = old.id and (${sql.join(columns.map((column, n) => sql`r.${sql.ref(column)} is distinct from w.${sql.ref(valueNames[n])}`), sql` or `)})
@@ -177,7 +182,7 @@ const updateAndQueue = prepareShapedQuery(
 );
 
 const updatesOfTurn = createTurnBatching(
-  (shape: UpdateShape) => `${shape.tableId}:${shape.fields.map((f) => `${f.id}/${f.type}/${f.slug}`).join(',')}:${shape.types.join(',')}:${shape.selection.key}`,
+  updateKey,
   async (db: Kysely<any>, shape: UpdateShape, updates: readonly RecordUpdate[]) => {
     const arrays = [
       arrayLiteral(updates.map((update) => update.recordId)),
@@ -218,6 +223,8 @@ interface CreateShape {
   types: readonly string[];
 }
 
+const createKey = (shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`;
+
 /** One record to create: its column values (in the order of its shape's columns), search text, change payload, the writer's change columns and the metadata version it relies on. */
 interface NewRecord {
   values: readonly unknown[];
@@ -237,7 +244,7 @@ interface NewRecord {
  * order (`k`), and so are the ids, sorted.
  */
 const insertAndQueue = prepareShapedQuery(
-  (shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`,
+  createKey,
   (db: Kysely<any>, shape: CreateShape, ...arrays: unknown[]) => {
     const table = recordTableName(shape.tableId);
     const columns = shape.columns.map((c) => sql.ref(c));
@@ -259,7 +266,7 @@ const insertAndQueue = prepareShapedQuery(
 );
 
 const createsOfTurn = createTurnBatching(
-  (shape: CreateShape) => `${shape.tableId}:${shape.columns.join(',')}:${shape.types.join(',')}`,
+  createKey,
   async (db: Kysely<any>, shape: CreateShape, records: readonly NewRecord[]) => {
     const arrays = [
       ...shape.columns.map((_, c) => arrayLiteral(records.map((record) => record.values[c]))),
