@@ -17,7 +17,12 @@ export function createPostgresBoundedReader(url: string, options: QuerySlots): B
   // made a get's p99 8.7–11.5× its p99 alone on two cores; with none, 4.5×, and 3.3–3.6× with
   // two slots (decisions.md, "Record queries within a time budget").
   // `statement_timeout` counts from the statement's start: a query's budget begins once it has its slot.
-  const pool = new pg.Pool({ connectionString: url, max: slotsOf(options), statement_timeout: options.budgetMs, options: '-c max_parallel_workers_per_gather=0' });
+  // No JIT compilation: PostgreSQL compiles a statement whose estimated cost passes
+  // `jit_above_cost` (100,000), 15-20 ms before it runs, and a count's window over the change log
+  // (count-window.repository.ts) is estimated past it while it reads a few rows: a count after a
+  // create took 25 ms instead of 2-3 (decisions.md, "No JIT for record queries"). A whole count of
+  // 1,000,000 records ran no faster with it (385-410 ms against 371-372).
+  const pool = new pg.Pool({ connectionString: url, max: slotsOf(options), statement_timeout: options.budgetMs, options: '-c max_parallel_workers_per_gather=0 -c jit=off' });
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));
   const gate = new QueryGate(options.share, slotsOf(options), options.queueTimeoutMs);
   return {
