@@ -29,7 +29,7 @@ import {
   recordNotFound,
   recordsOf,
   sameIds,
-  settle,
+  settlement,
   type RecordRefusal,
   type Write,
 } from './record-batch-steps.js';
@@ -67,8 +67,9 @@ export function createRecordBatches(deps: BatchDeps) {
   const { db, dialect } = deps.database;
   const search = recordSearchOf(dialect.name);
 
-  /** The types' work after the commit: now, or after the caller's own commit. */
-  async function afterWrite(work: () => Promise<void>): Promise<void> {
+  /** The types' work after the commit (settlement), if any: now, or after the caller's own commit. */
+  async function afterWrite(work: (() => Promise<void>) | undefined): Promise<void> {
+    if (!work) return;
     if (deps.afterCommit) deps.afterCommit(work);
     else await work();
   }
@@ -159,7 +160,7 @@ export function createRecordBatches(deps: BatchDeps) {
         changes.push(...draftsOf('record.created', created.map((record) => [record.id, null, record.data])));
       }),
     );
-    await afterWrite(() => settle(attempt, writes, new Map()));
+    await afterWrite(settlement(attempt, writes, new Map()));
     return created;
   }
 
@@ -248,7 +249,7 @@ export function createRecordBatches(deps: BatchDeps) {
           });
         }),
       );
-      await afterWrite(() => settle(attempt, writes, previous));
+      await afterWrite(settlement(attempt, writes, previous));
       return deps.reads.presentRows(attempt, answer, ids);
     },
 
@@ -326,7 +327,7 @@ export function createRecordBatches(deps: BatchDeps) {
           });
         }),
       );
-      await afterWrite(() => settle(attempt, writes, previous));
+      await afterWrite(settlement(attempt, writes, previous));
       return { ids: writes.map((write) => write.id!), created: creating.length, answer };
     },
   };
