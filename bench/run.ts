@@ -34,7 +34,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWords, stages } from './dataset.js';
 import { measureCsv } from './csv-bench.js';
-import { combine, makeDrive, type Measurement, type NextRequest } from './drive.js';
+import { combine, makeDrive, rateOf, warmUp, type Measurement, type NextRequest } from './drive.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
 import { readCpuMs, readDatabaseCpuMs, readRssMb, startProcess, stopProcess } from './processes.js';
 
@@ -43,7 +43,9 @@ const { values: options } = parseArgs({
     rows: { type: 'string', default: '100000' },
     db: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '10' },
+    /** Each side's warm-up: at least this many seconds, on while its rate still rises, up to `--warmup-max` (drive.ts, warmUp). */
     warmup: { type: 'string', default: '2' },
+    'warmup-max': { type: 'string', default: '15' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     shapes: { type: 'string', default: 'list,list-deep,list-newest,search-list,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,history,history-deep,views,csv,heavy+light,delete' },
@@ -301,6 +303,9 @@ async function prepareCommentThread(url: string, dataset: Awaited<ReturnType<typ
 }
 
 const drive = makeDrive(connections);
+/** A side warmed up before its slices (drive.ts, warmUp): the last run, to plan the slices by. */
+const warm = (url: string, next: NextRequest, headers: Record<string, string>, clients = connections) =>
+  warmUp(drive, url, next, headers, { clients, minSeconds: Number(options.warmup), maxSeconds: Number(options['warmup-max']) });
 
 /** The saved view of the `views` shape: the `list` shape's filter and sort. */
 const benchView = { name: 'Bench: won by amount', type: 'grid', filters: [{ column: 'stage', compare: '=', value: 'won' }], order_by: 'amount', order_dir: 'D' };
@@ -342,8 +347,8 @@ async function measureViews(url: string, dataset: Awaited<ReturnType<typeof prep
     const plainNext: NextRequest = () => ({ method: 'POST', path: `${t}/records/${path}`, body: plainBody });
     const viewNext: NextRequest = () => ({ method: 'POST', path: `${t}/records/${path}`, body: viewBody });
     log(`shape views/${name}: warm-up, then ${duration}s each without and through view ${viewId}, in ${options.slices} alternating slices…`);
-    const warmPlain = await drive(url, Number(options.warmup), plainNext, auth);
-    await drive(url, Number(options.warmup), viewNext, auth);
+    const warmPlain = await warm(url, plainNext, auth);
+    await warm(url, viewNext, auth);
     const slices = Math.max(1, Number(options.slices));
     // One number of requests for both sides: the same request, with or without the view.
     const amount = requestsPerSlice(warmPlain, slices);
@@ -375,8 +380,8 @@ async function measureViews(url: string, dataset: Awaited<ReturnType<typeof prep
  * ids through a view read 93 % of the same request without it, in two sessions; 112 % in
  * whole rounds, with the same number of requests on both sides).
  */
-function requestsPerSlice(warm: autocannon.Result, slices: number): number | undefined {
-  const expected = warm.requests.average * (duration / slices);
+function requestsPerSlice(warmed: autocannon.Result, slices: number): number | undefined {
+  const expected = rateOf(warmed) * (duration / slices);
   return expected < 100 ? Math.max(1, Math.round(expected / connections)) * connections : undefined;
 }
 
@@ -430,7 +435,7 @@ async function measureHeavyAndLight(url: string, dataset: Awaited<ReturnType<typ
   log(`shape heavy+light: light calls alone for ${duration}s each, then beside ${heavyClients} clients of slow counts…`);
   const alone: autocannon.Result[] = [];
   for (const light of lights) {
-    await drive(url, Number(options.warmup), light.next, light.headers);
+    await warm(url, light.next, light.headers);
     alone.push(await drive(url, duration, light.next, light.headers));
   }
   const heavy = drive(url, duration * lights.length + 2, heavyNext, auth, undefined, heavyClients);
@@ -519,9 +524,9 @@ async function measureShapes(server: Side, floor: Side, bare: Side | null, shape
     const bareNext = () => ({ ...asRequest(shape.bare!(random)), ...(shape.name === 'get' ? { method: 'GET' as const } : {}) });
     const auth = { authorization: `Bearer ${dataset.apiKey}` };
     log(`shape ${shape.name}: warm-up, then ${duration}s each on Tabula, the floor${bareSide ? ' and the bare floor' : ''}, in ${options.slices} alternating slices…`);
-    const warmTabula = await drive(server.url, Number(options.warmup), serviceNext, auth, undefined, shape.clients);
-    const warmFloor = await drive(floor.url, Number(options.warmup), floorNext, {}, undefined, shape.clients);
-    const warmBare = bareSide ? await drive(bareSide.url, Number(options.warmup), bareNext, {}, undefined, shape.clients) : null;
+    const warmTabula = await warm(server.url, serviceNext, auth, shape.clients);
+    const warmFloor = await warm(floor.url, floorNext, {}, shape.clients);
+    const warmBare = bareSide ? await warm(bareSide.url, bareNext, {}, shape.clients) : null;
     const slices = Math.max(1, Number(options.slices));
     const tabulaAmount = requestsPerSlice(warmTabula, slices);
     const floorAmount = requestsPerSlice(warmFloor, slices);
