@@ -38,35 +38,37 @@ export function makeDrive(defaultClients: number) {
   };
 }
 
-/** Requests a second over a whole run (autocannon's `duration` is to 10 ms). */
-export const rateOf = (result: autocannon.Result) => result.requests.total / Math.max(result.duration, 0.01);
+/** Requests a second over a run of `duration` (a run of a fixed number of requests ends on autocannon's next one-second tick: its `duration` is rounded up). */
+const rateOf = (result: autocannon.Result) => result.requests.total / Math.max(result.duration, 0.01);
+
+/** Requests a second from the requests' own time: `clients` at a time, each taking the mean latency. */
+const rateByLatency = (result: autocannon.Result, clients: number) => (clients * 1000) / Math.max(result.latency.mean, 0.1);
 
 /**
- * Warms a side up until it runs as it will under measurement, and answers its last run (what a
- * shape plans its slices by). Two whole rounds first (one request a connection, each round
- * waited for to the end): nothing is left running into what follows, and the first request
- * may fill a cache (a filtered count's first reading, the ids it follows from: seconds on a
- * million records). A side still under `slowRate` requests a second is warm then. A faster one
- * runs on for at least `minSeconds`, then in windows of a second while its rate still rises
- * by more than 5 % over its best window, up to `maxSeconds`: V8 optimises a path once it has
- * run a while, and a fresh server's cached count rose from 3,300 to 13,000 a second over the
- * five seconds after its cache filled, so a two-second warm-up left the first measured slice
- * at a quarter of the rest (docs/performance.md, session 45).
+ * Warms a side up until it runs as it will under measurement, and answers its rate in requests
+ * a second (what a shape plans its slices by). Two whole rounds first (one request a
+ * connection, each round waited for to the end): nothing is left running into what follows,
+ * and the first request may fill a cache (a filtered count's first reading, the ids it follows
+ * from: seconds on a million records). A side still under `slowRate` requests a second is warm
+ * then. A faster one runs on for at least `minSeconds`, then in windows of a second while its
+ * rate still rises by more than 5 % over its best window, up to `maxSeconds`: V8 optimises a
+ * path once it has run a while, and a fresh server's cached count rose from 3,300 to 13,000 a
+ * second over the five seconds after its cache filled, so a two-second warm-up left the first
+ * measured slice at a quarter of the rest (docs/performance.md, session 45).
  */
-export async function warmUp(drive: ReturnType<typeof makeDrive>, url: string, next: NextRequest, headers: Record<string, string>, options: { clients: number; minSeconds: number; maxSeconds: number }): Promise<autocannon.Result> {
+export async function warmUp(drive: ReturnType<typeof makeDrive>, url: string, next: NextRequest, headers: Record<string, string>, options: { clients: number; minSeconds: number; maxSeconds: number }): Promise<number> {
   const { clients, minSeconds, maxSeconds } = options;
   const slowRate = 100;
   const started = Date.now();
   await drive(url, 0, next, headers, clients, clients);
-  let last = await drive(url, 0, next, headers, clients, clients);
-  // From the requests' own time: a run of a few requests lasts at least a second of autocannon's.
-  if ((clients * 1000) / Math.max(last.latency.mean, 0.1) < slowRate) return last;
-  last = await drive(url, minSeconds, next, headers, undefined, clients);
-  let best = rateOf(last);
+  const round = await drive(url, 0, next, headers, clients, clients);
+  if (rateByLatency(round, clients) < slowRate) return rateByLatency(round, clients);
+  let best = rateOf(await drive(url, minSeconds, next, headers, undefined, clients));
+  let last = best;
   while ((Date.now() - started) / 1000 < maxSeconds) {
-    last = await drive(url, 1, next, headers, undefined, clients);
-    if (rateOf(last) <= best * 1.05) break;
-    best = rateOf(last);
+    last = rateOf(await drive(url, 1, next, headers, undefined, clients));
+    if (last <= best * 1.05) break;
+    best = last;
   }
   return last;
 }

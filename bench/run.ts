@@ -34,7 +34,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createRandom, generateRecords, loadBenchThroughApi, makeRecord, makeWords, stages } from './dataset.js';
 import { measureCsv } from './csv-bench.js';
-import { combine, makeDrive, rateOf, warmUp, type Measurement, type NextRequest } from './drive.js';
+import { combine, makeDrive, warmUp, type Measurement, type NextRequest } from './drive.js';
 import { fileShapeNames, runFileShapes } from './files-bench.js';
 import { readCpuMs, readDatabaseCpuMs, readRssMb, startProcess, stopProcess } from './processes.js';
 
@@ -303,7 +303,7 @@ async function prepareCommentThread(url: string, dataset: Awaited<ReturnType<typ
 }
 
 const drive = makeDrive(connections);
-/** A side warmed up before its slices (drive.ts, warmUp): the last run, to plan the slices by. */
+/** A side warmed up before its slices (drive.ts, warmUp): its rate, to plan the slices by. */
 const warm = (url: string, next: NextRequest, headers: Record<string, string>, clients = connections) =>
   warmUp(drive, url, next, headers, { clients, minSeconds: Number(options.warmup), maxSeconds: Number(options['warmup-max']) });
 
@@ -380,8 +380,8 @@ async function measureViews(url: string, dataset: Awaited<ReturnType<typeof prep
  * ids through a view read 93 % of the same request without it, in two sessions; 112 % in
  * whole rounds, with the same number of requests on both sides).
  */
-function requestsPerSlice(warmed: autocannon.Result, slices: number): number | undefined {
-  const expected = rateOf(warmed) * (duration / slices);
+function requestsPerSlice(rate: number, slices: number): number | undefined {
+  const expected = rate * (duration / slices);
   return expected < 100 ? Math.max(1, Math.round(expected / connections)) * connections : undefined;
 }
 
