@@ -103,12 +103,12 @@ export interface SqliteWorkers extends BoundedReader {
  * `tabula_within_budget()` (Dialect.budgetGuard) and stops itself; one that does not is
  * terminated a little later, and its slot stays taken until its thread has really ended.
  *
- * With `checkpointEveryMs`, an idle worker also checkpoints the WAL that often, off the writer's
- * thread (docs/decisions.md, "The WAL restarts without the writer's checkpoint"): a passive
- * checkpoint beside the writes, then, once the WAL holds `restartWalPages`, a second one with
- * the writer paused through `pauseWrites` (its commits wait; reads go on), which copies the
- * frames written meanwhile, so that the next write starts the WAL again. Background writes
- * (`write`) run on an idle worker the same way, with the writer paused.
+ * With `checkpointEveryMs`, a worker of its own (the maintenance worker, never a query's) also
+ * checkpoints the WAL that often, off the writer's thread (docs/decisions.md, "The WAL restarts
+ * without the writer's checkpoint"): a passive checkpoint beside the writes, then, once the WAL
+ * holds `restartWalPages`, a second one with the writer paused through `pauseWrites` (its
+ * commits wait; reads go on), which copies the frames written meanwhile, so that the next write
+ * starts the WAL again. Background writes (`write`) run on it the same way, with the writer paused.
  */
 export function createSqliteReadWorkers(
   file: string,
@@ -124,6 +124,7 @@ export function createSqliteReadWorkers(
   const idle: ReadWorker[] = [];
   const all = new Set<ReadWorker>();
   let closing = false;
+  const background = options.checkpointEveryMs > 0;
 
   function startReadWorker(): ReadWorker {
     const worker = new ReadWorker({ file, cacheKib: options.cacheKib }, forget);
@@ -135,8 +136,8 @@ export function createSqliteReadWorkers(
     all.delete(worker);
     const index = idle.indexOf(worker);
     if (index >= 0) idle.splice(index, 1);
-    // The last worker terminated past a query's deadline: a new one is there to checkpoint.
-    if (options.checkpointEveryMs > 0 && all.size === 0 && !closing) idle.push(startReadWorker());
+    // The last worker terminated past a query's deadline: another stands ready in its place.
+    if (background && all.size === 0 && !closing) idle.push(startReadWorker());
   }
 
   async function execute(sql: string, parameters: readonly unknown[], deadline: number): Promise<unknown[]> {
@@ -155,23 +156,31 @@ export function createSqliteReadWorkers(
   }
 
   /**
-   * A passive checkpoint on an idle worker (none idle: every one runs a query, and the writer's
-   * own checkpoint is the backstop). It stays off the query slots: it reads nothing a caller
-   * waits for, and a passive checkpoint never waits for a reader.
+   * The checkpoints, the file's syncs and the background writes run on a worker of their own,
+   * one after another, never on a query's: a query that arrived while one of them held the only
+   * idle worker started a thread and waited for it to open its connection, 60 ms on this machine
+   * (docs/performance.md, session 46). Started with the database; a thread that ended is
+   * replaced at the next use. It costs a server 12-15 MB of memory from its start, which one
+   * serving queries paid anyway after the first such wait.
    */
-  async function checkpoint(): Promise<CheckpointResult | undefined> {
-    return onIdleWorker(async (worker) => ((await worker.run('pragma wal_checkpoint(PASSIVE)', [], Infinity)) as CheckpointResult[])[0]);
+  let maintenance: ReadWorker | undefined;
+  let maintenanceQueue: Promise<unknown> = Promise.resolve();
+
+  function maintenanceWorker(): ReadWorker {
+    if (!maintenance || maintenance.exited) maintenance = new ReadWorker({ file, cacheKib: options.cacheKib }, () => undefined);
+    return maintenance;
   }
 
-  /** `work` on a worker taken from the idle ones for its time; undefined when none is idle. */
-  async function onIdleWorker<T>(work: (worker: ReadWorker) => Promise<T>): Promise<T | undefined> {
-    const worker = idle.shift();
-    if (!worker) return undefined;
-    try {
-      return await work(worker);
-    } finally {
-      if (!worker.exited) idle.push(worker);
-    }
+  /** `work` on the maintenance worker once what was asked of it before has settled; undefined while closing. */
+  function onMaintenanceWorker<T>(work: (worker: ReadWorker) => Promise<T>): Promise<T | undefined> {
+    const done = maintenanceQueue.then(() => (closing ? undefined : work(maintenanceWorker())));
+    maintenanceQueue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** A passive checkpoint: it reads nothing a caller waits for, and never waits for a reader. */
+  async function checkpoint(): Promise<CheckpointResult | undefined> {
+    return onMaintenanceWorker(async (worker) => ((await worker.run('pragma wal_checkpoint(PASSIVE)', [], Infinity)) as CheckpointResult[])[0]);
   }
 
   let turn: Promise<void> | null = null;
@@ -187,9 +196,9 @@ export function createSqliteReadWorkers(
         // SQLite syncs the file only after a checkpoint that found no write after it: the pages
         // copied beside the writes are synced here, on a worker, so that the paused checkpoint
         // has only its own few to sync (about 20 µs a scattered page on this disk).
-        await onIdleWorker((worker) => worker.syncFile());
-        // The pause may wait for a long write (an index build holds the writer): no worker is
-        // kept from queries meanwhile.
+        await onMaintenanceWorker((worker) => worker.syncFile());
+        // The pause may wait for a long write (an index build holds the writer): the maintenance
+        // worker is not held meanwhile, and a background write waiting for it may go first.
         if (seen.log >= options.restartWalPages) await options.pauseWrites(async () => void (seen = (await checkpoint()) ?? seen));
       }
       walFramesSeen = seen.log;
@@ -200,7 +209,8 @@ export function createSqliteReadWorkers(
 
   let checkpoints: NodeJS.Timeout | undefined;
   if (options.checkpointEveryMs > 0) {
-    // A worker starts with the database, before any query asks for one, to checkpoint.
+    // The maintenance worker and a query worker start with the database, before anything asks for them.
+    maintenanceWorker();
     idle.push(startReadWorker());
     checkpoints = setInterval(() => {
       if (!turn && !closing) turn = checkpointTurn().finally(() => (turn = null));
@@ -214,12 +224,12 @@ export function createSqliteReadWorkers(
       return gate.run(caller, () => execute(query.sql, query.parameters, Date.now() + options.budgetMs)) as Promise<Row[]>;
     },
     /**
-     * Statements in one transaction on an idle worker, with the other writes paused: their work
-     * holds no request's event loop. With no worker idle, on the paused writer itself.
+     * Statements in one transaction on the maintenance worker, with the other writes paused:
+     * their work holds no request's event loop. While closing, on the paused writer itself.
      */
     write(statements) {
       return options.pauseWrites(async (writer) => {
-        const written = await onIdleWorker(async (worker) => {
+        const written = await onMaintenanceWorker(async (worker) => {
           await worker.write(statements);
           return true;
         });
@@ -230,7 +240,7 @@ export function createSqliteReadWorkers(
       closing = true;
       clearInterval(checkpoints);
       await turn;
-      await Promise.all([...all].map((worker) => worker.terminate()));
+      await Promise.all([...all, ...(maintenance ? [maintenance] : [])].map((worker) => worker.terminate()));
     },
   };
 }

@@ -2,12 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultQuerySlots, runBoundedRead } from '../../src/db/bounded-read.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { runRead } from '../../src/db/prepared-query.js';
+import { runBackgroundWrite } from '../../src/db/background-write.js';
 import { closeRawDatabase, openRawDatabase } from '../raw-database.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../test-database.js';
+import { startWorker } from '../../src/db/start-worker.js';
+
+// Every worker thread the database starts, counted: the threads themselves are the real ones.
+vi.mock('../../src/db/start-worker.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/db/start-worker.js')>();
+  return { ...actual, startWorker: vi.fn(actual.startWorker) };
+});
+const queryThreadsStarted = () => vi.mocked(startWorker).mock.calls.filter(([name]) => name === 'sqlite-read-worker').length;
 
 /**
  * How much CPU record queries may take (issue 11, heavy + light). Risks guarded against:
@@ -86,12 +95,45 @@ describe('bounded record queries', () => {
       }
     });
 
-    it('a query worker terminated past a query deadline: a new one checkpoints in its place', async () => {
+    it('a query asked while a checkpoint or a background write is under way runs on a worker already open: no query waits for a thread to start', async () => {
+      // Turns 5 ms apart under writes that never stop, so that each has frames to copy and a file
+      // to sync; background writes (the search index's catch-up) beside them.
+      const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 5 });
+      try {
+        const startedWithTheDatabase = queryThreadsStarted();
+        await sql`create table if not exists scratch (body blob)`.execute(database.db);
+        const until = Date.now() + 1500;
+        const writing = (async () => {
+          for (let n = 0; Date.now() < until; n += 1) {
+            const insert = sql`insert into scratch (body) values (randomblob(16000))`;
+            if (n % 4 === 0) await runBackgroundWrite(database.db, [insert.compile(database.db)]);
+            else await insert.execute(database.db);
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+        })();
+        // Queries a moment apart, as a server's come: back to back, they would leave no worker
+        // idle for a checkpoint to take.
+        let queries = 0;
+        for (; Date.now() < until; queries += 1) {
+          await runBoundedRead(database.db, CompiledQuery.raw('select count(*) from scratch'), { account: '1', key: 'key:1' });
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        await writing;
+        expect(queries).toBeGreaterThan(50);
+        // When checkpoints and background writes took an idle query worker, a query arriving
+        // meanwhile started a thread and waited for it to open (60 ms: issue 32's slow counts).
+        expect(queryThreadsStarted()).toBe(startedWithTheDatabase);
+      } finally {
+        await database.destroy();
+      }
+    });
+
+    it('a query worker terminated past a query deadline: the WAL is still copied back', async () => {
       const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 50, queryTimeoutMs: 100 });
       try {
-        // The only worker is the one started to checkpoint; a statement that never asks for its
-        // budget (a few seconds of SQLite's own work) runs past the deadline and the grace after
-        // it there, and its thread is terminated once the statement returns.
+        // A statement that never asks for its budget (a few seconds of SQLite's own work) runs
+        // past the deadline and the grace after it, and its thread is terminated once the
+        // statement returns; another stands in its place.
         const endless = CompiledQuery.raw('with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000000) select count(*) from c');
         await expect(runBoundedRead(database.db, endless, { account: '1', key: 'key:1' })).rejects.toThrow(/time/i);
         const before = filePages();
