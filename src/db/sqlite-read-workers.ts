@@ -208,7 +208,7 @@ export function createSqliteReadWorkers(
   }
 
   let checkpoints: NodeJS.Timeout | undefined;
-  if (options.checkpointEveryMs > 0) {
+  if (background) {
     // The maintenance worker and a query worker start with the database, before anything asks for them.
     maintenanceWorker();
     idle.push(startReadWorker());
