@@ -71,6 +71,20 @@ describe('record CRUD', () => {
   }
 
   describe('create and get', () => {
+    it('presents data in the order of the fields, slugs named as members of every object included', async () => {
+      const fields = ['constructor', 'zeta', 'hasownproperty', 'alpha', 'proto'].map((id) => ({ id, name: id.toUpperCase(), type: 'text' }));
+      const table = (await createTable(ctx, world, spaceId, { name: 'Member names', fields })).id;
+      const created = await create({ alpha: 'a', constructor: 'c', proto: 'p', hasownproperty: 'h' }, undefined, table);
+      expect(created.status).toBe(200);
+      const expected = { constructor: 'c', zeta: null, hasownproperty: 'h', alpha: 'a', proto: 'p' };
+      const queried = (await post(`/api/table/${table}/records/query`, {})).body[0];
+      for (const record of [created.body, (await get(created.body.id, table)).body, queried]) {
+        expect(Object.keys(record.data)).toEqual(['constructor', 'zeta', 'hasownproperty', 'alpha', 'proto']);
+        expect(Object.getPrototypeOf(record.data)).toBe(Object.prototype);
+        expect(record.data).toStrictEqual(expected);
+      }
+    });
+
     it('answers 200 with the full record {id, title, created_at, updated_at, data}', async () => {
       const response = await create({ name: 'Write tests', qty: 3 });
       expect(response.status).toBe(200);
