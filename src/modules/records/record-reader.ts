@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Field } from '../fields/field.js';
 import { fieldColumnName } from '../fields/physical-names.js';
 import { columnDecoder } from '../fields/column-values.js';
@@ -48,17 +49,29 @@ interface Presentation {
 type RecordBuilder = (row: RecordRow, title: string | null, values: readonly unknown[][], index: number) => RecordObject;
 
 /**
+ * Record builders by their slugs (joined by commas): a field list made per request (an update's
+ * written fields, a query's `fields`) finds the builder of the same slugs, compiled once.
+ */
+const builders = new LRUCache<string, RecordBuilder>({ max: 1000 });
+
+/**
  * A record builder for these slugs, compiled once: an object literal of constant keys is
  * cloned from V8's boilerplate, where `data[slug] = value` in a loop made every record through
  * megamorphic keyed stores and map transitions (a third of a get's presenting, session 47).
  * Slugs match `^[a-z][a-z0-9_]{0,62}$` (field-definition.ts), and are written as JSON strings.
  */
-function compileRecordBuilder(slugs: readonly string[]): RecordBuilder {
-  const data = slugs.map((slug, field) => {
-    if (!/^[a-z][a-z0-9_]*$/.test(slug)) throw new Error(`compileRecordBuilder: not a slug: ${JSON.stringify(slug)}`);
-    return `${JSON.stringify(slug)}: values[${field}][index]`;
-  });
-  return new Function('row', 'title', 'values', 'index', `return { id: Number(row.id), title, created_at: row.created_at, updated_at: row.updated_at, data: { ${data.join(', ')} } };`) as RecordBuilder;
+export function recordBuilderOf(slugs: readonly string[]): RecordBuilder {
+  const key = slugs.join(',');
+  let build = builders.get(key);
+  if (!build) {
+    const data = slugs.map((slug, field) => {
+      if (!/^[a-z][a-z0-9_]*$/.test(slug)) throw new Error(`recordBuilderOf: not a slug: ${JSON.stringify(slug)}`);
+      return `${JSON.stringify(slug)}: values[${field}][index]`;
+    });
+    build = new Function('row', 'title', 'values', 'index', `return { id: Number(row.id), title, created_at: row.created_at, updated_at: row.updated_at, data: { ${data.join(', ')} } };`) as RecordBuilder;
+    builders.set(key, build);
+  }
+  return build;
 }
 
 const presentations = new WeakMap<readonly Field[], Presentation>();
@@ -71,7 +84,7 @@ function presentationOf(fields: readonly Field[]): Presentation {
       columns: fields.map((field) => fieldColumnName(field.id)),
       types: fields.map((field) => getFieldType(field.type)),
       decoders: fields.map(columnDecoder),
-      build: compileRecordBuilder(fields.map((field) => field.slug)),
+      build: recordBuilderOf(fields.map((field) => field.slug)),
     };
     presentations.set(fields, known);
   }

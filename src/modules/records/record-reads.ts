@@ -48,8 +48,7 @@ export function createRecordReads(deps: { database: Database }) {
   /** Rows → record objects, after handing the titles the statement read to the lookup fields. */
   function present(attempt: Attempt, rows: readonly records.RecordRow[], fields: readonly Field[], selection: records.ReadSelection): Promise<RecordObject[]> {
     for (const lookup of selection.titles) {
-      const found = records.foundAlias(lookup.column);
-      const title = records.titleAlias(lookup.column);
+      const { foundAlias: found, titleAlias: title } = lookup;
       const entries: [number, string | null | undefined][] = [];
       for (const row of rows) {
         const target = row[lookup.column];

@@ -29,20 +29,26 @@ export interface TitleLookup {
   titleText?: (column: unknown) => string | null;
 }
 
-export const foundAlias = (column: string) => `${column}__found`;
-export const titleAlias = (column: string) => `${column}__title`;
+const foundAlias = (column: string) => `${column}__found`;
+const titleAlias = (column: string) => `${column}__title`;
 
 /** What a read selects from the record table aliased `r`; `key` names it among compiled statements. */
 export interface ReadSelection {
   tableId: number;
   columns: readonly string[];
-  titles: readonly TitleLookup[];
+  titles: ReadonlyArray<TitleLookup & TitleAliases>;
   key: string;
+}
+
+/** The names a lookup's found id and title come back under, made once per selection: a key built anew is hashed and looked up on every row it reads. */
+interface TitleAliases {
+  foundAlias: string;
+  titleAlias: string;
 }
 
 export function describeSelection(tableId: number, columns: readonly string[], titles: readonly TitleLookup[]): ReadSelection {
   const key = `${tableId}:${columns.join(',')}:${titles.map((t) => `${t.column}>${t.targetTableId}.${t.titleColumn}`).join(',')}`;
-  return { tableId, columns, titles, key };
+  return { tableId, columns, titles: titles.map((t) => ({ ...t, foundAlias: foundAlias(t.column), titleAlias: titleAlias(t.column) })), key };
 }
 
 function selectionOf(selection: ReadSelection) {
@@ -50,8 +56,8 @@ function selectionOf(selection: ReadSelection) {
   for (const lookup of selection.titles) {
     const target = sql.table(recordTableName(lookup.targetTableId));
     const pointer = sql.ref(`r.${lookup.column}`);
-    list.push(sql`(select lk.id from ${target} as lk where lk.id = ${pointer})`.as(foundAlias(lookup.column)));
-    if (lookup.titleColumn) list.push(sql`(select lk.${sql.ref(lookup.titleColumn)} from ${target} as lk where lk.id = ${pointer})`.as(titleAlias(lookup.column)));
+    list.push(sql`(select lk.id from ${target} as lk where lk.id = ${pointer})`.as(lookup.foundAlias));
+    if (lookup.titleColumn) list.push(sql`(select lk.${sql.ref(lookup.titleColumn)} from ${target} as lk where lk.id = ${pointer})`.as(lookup.titleAlias));
   }
   return list;
 }
