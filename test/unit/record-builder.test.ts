@@ -9,7 +9,7 @@ import { testEngine } from '../test-database.js';
  * builders of different lists shared, and a key that is not a slug written into the code.
  */
 describe(`recordBuilderOf (${testEngine})`, () => {
-  const row = { id: '7', created_at: '2026-12-07 10:00:00', updated_at: '2026-12-07 11:00:00' };
+  const row = { id: 7, created_at: '2026-12-07 10:00:00', updated_at: '2026-12-07 11:00:00' };
 
   it('answers the builder compiled before for the same slugs in a new array', () => {
     expect(recordBuilderOf(['name', 'qty'])).toBe(recordBuilderOf(['name', 'qty'].slice()));
