@@ -13,6 +13,7 @@ import { configureSqliteConnection, createStatementCache } from './sqlite-connec
 import { createSqliteReadWorkers } from './sqlite-read-workers.js';
 import type { DdlReply } from './sqlite-ddl-worker.js';
 import { startWorker } from './start-worker.js';
+import { holdFileDescriptor } from './sqlite-file-descriptor.js';
 
 /**
  * WAL pages (4 KiB each) at which the writer checkpoints by itself when background checkpoints
@@ -44,6 +45,9 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
     statement.run(parameters);
     return [];
   });
+  // Held while this database's connections are open, and closed after them: never a descriptor
+  // opened and closed beside them (sqlite-file-descriptor.ts).
+  const fileDescriptor = holdFileDescriptor(file);
   const reader = openSqliteReader(file, bounds.sqliteCacheKib);
   const readerStatements = createStatementCache(reader);
   registerDirectReader(db, createTurnReads(reader, readerStatements));
@@ -52,6 +56,7 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
     cacheKib: bounds.sqliteCacheKib,
     checkpointEveryMs: bounds.sqliteCheckpointEveryMs,
     restartWalPages: bounds.sqliteRestartWalPages,
+    syncDescriptor: fileDescriptor.descriptor,
     // Holding Kysely's one connection: the writes wait in its queue, between two transactions.
     pauseWrites: (during) => db.connection().execute(during),
   });
@@ -70,6 +75,7 @@ export function openSqlite(dataDir: string, bounds: QueryBounds): Database {
       await workers.close();
       await db.destroy();
       reader.close();
+      fileDescriptor.release();
     },
   };
 }

@@ -28,10 +28,14 @@ export interface WriteRequest {
   statements: readonly WrittenStatement[];
 }
 
-/** Syncs the database file to disk (the pages a checkpoint copied into it): on this thread, off the event loop. */
+/**
+ * Syncs the database file to disk (the pages a checkpoint copied into it): on this thread, off
+ * the event loop, through the descriptor the process holds for it (sqlite-file-descriptor.ts),
+ * never one opened and closed here, which would drop the process's locks on the file.
+ */
 export interface SyncRequest {
   id: number;
-  syncFile: true;
+  syncDescriptor: number;
 }
 
 export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string; overBudget: boolean } };
@@ -62,15 +66,8 @@ function serve(): void {
   });
   /** What a request does: the statement's rows, or nothing for a write or a sync. */
   function perform(request: ReadRequest | WriteRequest | SyncRequest): unknown[] {
-    if ('syncFile' in request) {
-      // Opened for each sync, not kept: a thread terminated past a deadline runs no clean-up, and
-      // a descriptor it kept would stay open in the process for good.
-      const descriptor = fs.openSync(file, 'r');
-      try {
-        fs.fsyncSync(descriptor);
-      } finally {
-        fs.closeSync(descriptor);
-      }
+    if ('syncDescriptor' in request) {
+      fs.fsyncSync(request.syncDescriptor);
       return [];
     }
     if ('statements' in request) {

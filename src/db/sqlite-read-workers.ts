@@ -63,9 +63,9 @@ class ReadWorker {
     await this.send((id) => ({ id, statements }) satisfies WriteRequest);
   }
 
-  /** Settles once the database file is synced to disk. */
-  async syncFile(): Promise<void> {
-    await this.send((id) => ({ id, syncFile: true }) satisfies SyncRequest);
+  /** Settles once the database file is synced to disk, through the process's descriptor of it. */
+  async syncFile(descriptor: number): Promise<void> {
+    await this.send((id) => ({ id, syncDescriptor: descriptor }) satisfies SyncRequest);
   }
 
   /** Posts one request (the thread runs one at a time) and settles with its reply. */
@@ -116,6 +116,8 @@ export function createSqliteReadWorkers(
     cacheKib: number;
     checkpointEveryMs: number;
     restartWalPages: number;
+    /** The process's descriptor of the file, for its syncs (sqlite-file-descriptor.ts). */
+    syncDescriptor: number;
     /** Runs `during` while no other write runs, handing it the paused writer. */
     pauseWrites: (during: (writer: Kysely<any>) => Promise<void>) => Promise<void>;
   },
@@ -196,7 +198,7 @@ export function createSqliteReadWorkers(
         // SQLite syncs the file only after a checkpoint that found no write after it: the pages
         // copied beside the writes are synced here, on a worker, so that the paused checkpoint
         // has only its own few to sync (about 20 µs a scattered page on this disk).
-        await onMaintenanceWorker((worker) => worker.syncFile());
+        await onMaintenanceWorker((worker) => worker.syncFile(options.syncDescriptor));
         // The pause may wait for a long write (an index build holds the writer): the maintenance
         // worker is not held meanwhile, and a background write waiting for it may go first.
         if (seen.log >= options.restartWalPages) await options.pauseWrites(async () => void (seen = (await checkpoint()) ?? seen));

@@ -178,6 +178,80 @@ describe('bounded record queries', () => {
       }
     });
 
+    /**
+     * A database of its own, in a new file: SQLite keeps a file's locks per process, and one that
+     * already has a connection to it from an earlier test takes no lock from the system again.
+     */
+    async function withFreshDatabase(test: (dataDir: string) => Promise<void>): Promise<void> {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-locks-'));
+      try {
+        await test(dataDir);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+
+    /** The POSIX locks this process holds on the database file (Linux's /proc/locks: `1: POSIX ADVISORY READ <pid> <dev>:<inode> <start> <end>`). */
+    function locksOnDatabaseFile(dataDir: string): string[] {
+      const inode = fs.statSync(path.join(dataDir, 'tabula.db')).ino;
+      return fs
+        .readFileSync('/proc/locks', 'utf8')
+        .split('\n')
+        .filter((line) => {
+          const fields = line.trim().split(/\s+/);
+          return fields[4] === String(process.pid) && fields[5]?.endsWith(`:${inode}`);
+        });
+    }
+
+    // POSIX drops every lock a process holds on a file when any descriptor of that file is closed
+    // in it. The syncs after background checkpoints once opened and closed a descriptor of their
+    // own: the connections lost their shared lock on the file, and another process's connection
+    // (Debian's `sqlite3` shell), closing, took itself for the last one and deleted the WAL under
+    // the server: a corrupt database (src/db/sqlite-file-descriptor.ts).
+    it.runIf(process.platform === 'linux')('keeps its shared lock on the database file through the background checkpoints and the syncs after them', async () => {
+      await withFreshDatabase(async (dataDir) => {
+        const database = await openDatabase({ databaseUrl: null, dataDir, sqliteCheckpointEveryMs: 20 });
+        try {
+          await sql`select 1`.execute(database.db);
+          const held = locksOnDatabaseFile(dataDir);
+          expect(held.length).toBeGreaterThan(0);
+          const pages = () => Math.floor(fs.statSync(path.join(dataDir, 'tabula.db')).size / 4096);
+          const before = pages();
+          await writePages(database);
+          // Copied back by a checkpoint and synced after it, then a few more turns.
+          await expect.poll(() => pages() - before, { timeout: 5000, interval: 20 }).toBeGreaterThan(2300);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          expect(locksOnDatabaseFile(dataDir)).toEqual(held);
+        } finally {
+          await database.destroy();
+        }
+      });
+    });
+
+    it.runIf(process.platform === 'linux')('closes its descriptor of the file once the last database of the process holding it is closed, not before', async () => {
+      await withFreshDatabase(async (dataDir) => {
+        const descriptorsOfFile = () =>
+          fs.readdirSync('/proc/self/fd').filter((fd) => {
+            try {
+              return fs.readlinkSync(`/proc/self/fd/${fd}`) === path.join(fs.realpathSync(dataDir), 'tabula.db');
+            } catch {
+              return false;
+            }
+          }).length;
+        const first = await openDatabase({ databaseUrl: null, dataDir });
+        // The same file under another spelling of its path: one descriptor held for both.
+        const second = await openDatabase({ databaseUrl: null, dataDir: `${dataDir}/.` });
+        await sql`select 1`.execute(second.db);
+        expect(locksOnDatabaseFile(dataDir).length).toBeGreaterThan(0);
+        const open = descriptorsOfFile();
+        await first.destroy();
+        // The second's connections keep their lock: no descriptor of the file was closed beside them.
+        expect(locksOnDatabaseFile(dataDir).length).toBeGreaterThan(0);
+        await second.destroy();
+        expect(descriptorsOfFile()).toBeLessThan(open);
+      });
+    });
+
     it('without background checkpoints the writer checkpoints in its commit, as SQLite does by default', async () => {
       const database = await openDatabase({ databaseUrl: null, dataDir: testDb.dataDir, sqliteCheckpointEveryMs: 0 });
       try {
