@@ -43,9 +43,15 @@ const { values: options } = parseArgs({
     rows: { type: 'string', default: '100000' },
     db: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '10' },
-    /** Each side's warm-up: at least this many seconds, on while its rate still rises, up to `--warmup-max` (drive.ts, warmUp). */
-    warmup: { type: 'string', default: '2' },
-    'warmup-max': { type: 'string', default: '15' },
+    /**
+     * Each side's warm-up: at least this many seconds, on while its rate still rises, up to
+     * `--warmup-max` (drive.ts, warmUp). 20 s: V8 still compiles a server the size of Tabula's
+     * tens of seconds into a shape (158 optimisations in 8 s after a 4 s warm-up of creates, 36
+     * after 30 s), where the bare floor is compiled within a second; a short warm-up measured
+     * Tabula's start-up against the others' steady state (docs/performance.md, session 48).
+     */
+    warmup: { type: 'string', default: '20' },
+    'warmup-max': { type: 'string', default: '30' },
     slices: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     shapes: { type: 'string', default: 'list,list-deep,list-newest,search-list,count,count-after-write,count-all,search,get,create,create-batch,update,comments-newest,comments-deep,comments-create,history,history-deep,views,csv,heavy+light,delete' },
