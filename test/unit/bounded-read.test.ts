@@ -71,7 +71,7 @@ describe('bounded record queries', () => {
     });
 
     /** Pages SQLite has in the database file itself (the WAL's not yet copied back are not counted). */
-    const filePages = () => Math.floor(fs.statSync(path.join(testDb.dataDir, 'tabula.db')).size / 4096);
+    const filePages = (dataDir = testDb.dataDir) => Math.floor(fs.statSync(path.join(dataDir, 'tabula.db')).size / 4096);
 
     /** Writes about 2,350 pages (9.6 MB) in one transaction: over SQLite's default checkpoint size, under the backstop. */
     async function writePages(database: Database): Promise<void> {
@@ -215,11 +215,10 @@ describe('bounded record queries', () => {
           await sql`select 1`.execute(database.db);
           const held = locksOnDatabaseFile(dataDir);
           expect(held.length).toBeGreaterThan(0);
-          const pages = () => Math.floor(fs.statSync(path.join(dataDir, 'tabula.db')).size / 4096);
-          const before = pages();
+          const before = filePages(dataDir);
           await writePages(database);
           // Copied back by a checkpoint and synced after it, then a few more turns.
-          await expect.poll(() => pages() - before, { timeout: 5000, interval: 20 }).toBeGreaterThan(2300);
+          await expect.poll(() => filePages(dataDir) - before, { timeout: 5000, interval: 20 }).toBeGreaterThan(2300);
           await new Promise((resolve) => setTimeout(resolve, 200));
           expect(locksOnDatabaseFile(dataDir)).toEqual(held);
         } finally {
