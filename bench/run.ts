@@ -129,7 +129,15 @@ async function prepareDataset() {
   // for index-only scans. SQLite gathers no statistics by itself, and Tabula runs no ANALYZE.
   // The search table too: never analysed, it left the planner guessing (a filtered, sorted
   // search on a million records 340 ms instead of 150; decisions.md, "Search text beside the record").
-  if (engine === 'postgres') await adminQuery(`vacuum (analyze) rec_${bench.tableId}, rec_${bench.tableId}_search`, databaseUrl!);
+  // The change log too: a million appended changes, never analysed on a server with autovacuum
+  // off (this machine's). Then a checkpoint, as the server would make within minutes: the load
+  // and the vacuum leave gigabytes of dirty pages, whose writing slowed the first shapes measured
+  // after a fresh load (a cached count 4,362 a second instead of 18,749, a count after an update
+  // 10.0 ms instead of 0.9; docs/performance.md, session 49).
+  if (engine === 'postgres') {
+    await adminQuery(`vacuum (analyze) rec_${bench.tableId}, rec_${bench.tableId}_search, changes`, databaseUrl!);
+    await adminQuery('checkpoint', databaseUrl!);
+  }
   const dataset = { tableId: bench.tableId, apiKey: bench.apiKey, userIds: bench.userIds, loadSeconds: bench.loadSeconds, columns };
   fs.writeFileSync(markerFile, JSON.stringify(dataset));
   return dataset;
