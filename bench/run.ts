@@ -131,9 +131,9 @@ async function prepareDataset() {
   // search on a million records 340 ms instead of 150; decisions.md, "Search text beside the record").
   // The change log too: a million appended changes, never analysed on a server with autovacuum
   // off (this machine's). Then a checkpoint, as the server would make within minutes: the load
-  // and the vacuum leave gigabytes of dirty pages, whose writing slowed the first shapes measured
-  // after a fresh load (a cached count 4,362 a second instead of 18,749, a count after an update
-  // 10.0 ms instead of 0.9; docs/performance.md, session 49).
+  // and the vacuum leave gigabytes of dirty pages. Without both, the first shapes after a fresh
+  // load measured that aftermath: a cached count 4,362 a second against 18,749 on the same
+  // dataset reused, a count after an update 10.0 ms against 0.9 (docs/performance.md, session 49).
   if (engine === 'postgres') {
     await adminQuery(`vacuum (analyze) rec_${bench.tableId}, rec_${bench.tableId}_search, changes`, databaseUrl!);
     await adminQuery('checkpoint', databaseUrl!);

@@ -12,14 +12,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 /** PostgreSQL at DATABASE_URL: loaded by openDatabase only when one is configured. */
 export function openPostgres(url: string, bounds: QueryBounds): Database {
-  // Generic plans only, on this pool: its statements are named (postgres-pool.ts) and read or
-  // write rows by key, never by a caller's filters (those go to the bounded reader, planned for
-  // their values). Left to choose, PostgreSQL re-planned every run of the statements that take
-  // their ids as an array (a turn's gets, a batch of updates, lookup titles): a custom plan for
-  // one array always looked cheaper than the generic one's guess of its length, so it never
-  // switched (1,199 custom plans to 0 generic in 15 s of updates), and planning was 41 % of the
-  // database's CPU under updates (docs/decisions.md, "Generic plans on the main pool").
-  const pool = new pg.Pool({ connectionString: url, max: bounds.databaseConnections, options: '-c plan_cache_mode=force_generic_plan' });
+  const pool = new pg.Pool({ connectionString: url, max: bounds.databaseConnections });
   // An idle connection dropped by the server (restart, failover, terminated backend) emits here;
   // unhandled, it would crash the process. The pool replaces it on the next checkout.
   pool.on('error', (error) => process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`));

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import { arrayBound, arrayLiteral, arrayRows } from '../../src/db/postgres-arrays.js';
 import { maxStatementsPerConnection } from '../../src/db/postgres-pool.js';
 import { closeRawDatabase, openRawDatabase } from '../raw-database.js';
 import { testEngine, type TestDatabase } from '../test-database.js';
@@ -99,5 +100,20 @@ describe.runIf(testEngine === 'postgres')('statements prepared by name on Postgr
     });
     expect(await backendAlive(pid)).toBe(false);
     expect(await db.selectFrom('named_rows').select('label').where('id', '=', 2).executeTakeFirst()).toEqual({ label: 'two' });
+  });
+
+  it('plans a statement over an array parameter once: with its bound, PostgreSQL keeps the generic plan', async () => {
+    await onOneConnection(async (connection) => {
+      const read = (ids: number[]) =>
+        connection
+          .selectFrom(sql<{ want: number }>`${arrayRows(arrayLiteral(ids), 'bigint', 'want', arrayBound(ids.length))}`.as('w'))
+          .innerJoin('named_rows as r', (join) => join.onRef('r.id', '=', 'w.want'))
+          .select('r.label')
+          .execute();
+      for (let run = 0; run < 8; run += 1) expect(await read([1 + (run % 2)])).toEqual([{ label: run % 2 === 0 ? 'one' : 'two' }]);
+      const { rows } = await sql<{ generic_plans: number }>`select generic_plans::int from pg_prepared_statements where statement like '%unnest%named_rows%' and statement not like '%pg_prepared_statements%'`.execute(connection);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].generic_plans).toBeGreaterThan(0);
+    });
   });
 });

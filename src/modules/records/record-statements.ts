@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/dialect.js';
-import { arrayLiteral } from '../../db/postgres-arrays.js';
+import { arrayBound, arrayLiteral } from '../../db/postgres-arrays.js';
 import { prepareShapedQuery } from '../../db/prepared-query.js';
 import { createTurnBatching } from '../../db/turn-gathering.js';
 import { assertOneLineEach, type ChangeCommon } from '../changes/change.js';
@@ -114,9 +114,14 @@ function writerArrays(writes: ReadonlyArray<{ common: ChangeCommon; expectedVers
   ];
 }
 
-/** `unnest` of a write's arrays (`listed`: their names and SQL types), numbered `q_n`, as `u`: each parameter cast to its array type. */
-function writeList(arrays: readonly unknown[], listed: ReadonlyArray<readonly [string, string]>) {
-  return sql`unnest(${sql.join(arrays.map((array, n) => sql`cast(${array} as ${sql.raw(listed[n][1])}[])`))}) with ordinality as u(${sql.join(listed.map(([name]) => sql.ref(name)))}, q_n)`;
+/**
+ * `unnest` of a write's arrays (`listed`: their names and SQL types), numbered `q_n`, as `u`:
+ * each parameter cast to its array type. With `bound`, planned for at most that many records
+ * (postgres-arrays.ts, arrayRows: without it, PostgreSQL planned an update anew on every run).
+ */
+function writeList(arrays: readonly unknown[], listed: ReadonlyArray<readonly [string, string]>, bound?: number) {
+  const list = sql`unnest(${sql.join(arrays.map((array, n) => sql`cast(${array} as ${sql.raw(listed[n][1])}[])`))}) with ordinality as u(${sql.join(listed.map(([name]) => sql.ref(name)))}, q_n)`;
+  return bound === undefined ? list : sql`(select * from ${list} limit ${sql.lit(bound)}) as u`;
 }
 
 /** The records of a write's list whose metadata version holds: the version they rely on is the one the statement sees, or none. */
@@ -128,8 +133,8 @@ const versionHolds = sql<boolean>`(u.q_expected is null or u.q_expected = (selec
  * values `q_0`…, when, who and the version it relies on, `q_n` its place).
  */
 const updateAndQueue = prepareShapedQuery(
-  updateKey,
-  (db: Kysely<any>, shape: UpdateShape, ...arrays: unknown[]) => {
+  (shape: UpdateShape & { bound: number }) => `${updateKey(shape)}:${shape.bound}`,
+  (db: Kysely<any>, shape: UpdateShape & { bound: number }, ...arrays: unknown[]) => {
     const table = sql.table(recordTableName(shape.tableId));
     const columns = shape.fields.map((field) => fieldColumnName(field.id));
     const valueNames = columns.map((_, n) => `q_${n}`);
@@ -152,7 +157,7 @@ const updateAndQueue = prepareShapedQuery(
     // of the same records wait for one another instead of deadlocking.
     const raw = sql<RecordRow & { q_n: string; found: boolean; queued: boolean; metadata_version: string }>`
       with ${versionCte},
-      w as (select u.* from ${writeList(arrays, listed)} where ${versionHolds}),
+      w as (select u.* from ${writeList(arrays, listed, shape.bound)} where ${versionHolds}),
       old as (select ${sql.join(rowColumns.map((c) => sql`r.${sql.ref(c)}`))}, w.q_n from ${table} as r join w on r.id = w.q_id order by r.id for update of r),
       upd as (
         update ${table} as r set ${assignments}, updated_at = w.q_updated_at from old join w on w.q_n = old.q_n
@@ -176,7 +181,7 @@ const updateAndQueue = prepareShapedQuery(
         from payloads as p join w on w.q_n = p.q_n order by p.q_n
       )
       select (select version from v) as metadata_version, i.q_n, o.q_n is not null as found, exists (select 1 from payloads as p where p.q_n = i.q_n) as queued, ${sql.raw(selectListSql(db, shape.selection))}
-      from generate_series(1, cardinality(cast(${arrays[0]} as integer[]))) as i(q_n) left join old as o on o.q_n = i.q_n left join cur as r on r.q_n = i.q_n`;
+      from (select generate_series(1, cardinality(cast(${arrays[0]} as integer[]))) as q_n limit ${sql.lit(shape.bound)}) as i left join old as o on o.q_n = i.q_n left join cur as r on r.q_n = i.q_n`;
     return { compile: () => raw.compile(db) };
   },
 );
@@ -190,7 +195,7 @@ const updatesOfTurn = createTurnBatching(
       arrayLiteral(updates.map((update) => update.updatedAt)),
       ...writerArrays(updates),
     ];
-    const rows = await updateAndQueue(db, shape, ...arrays);
+    const rows = await updateAndQueue(db, { ...shape, bound: arrayBound(updates.length) }, ...arrays);
     const byPlace = new Map(rows.map((row) => [Number(row.q_n), row]));
     return updates.map((_, n) => {
       const { q_n: _place, found, queued, metadata_version, ...row } = byPlace.get(n + 1)!;

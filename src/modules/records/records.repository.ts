@@ -1,7 +1,7 @@
 import { sql, type AliasedRawBuilder, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { metadataVersionColumn } from '../../db/metadata-cache.js';
-import { arrayLiteral } from '../../db/postgres-arrays.js';
+import { arrayBound, arrayLiteral, arrayRows } from '../../db/postgres-arrays.js';
 import { insertStatementSizes, prepareQuery, prepareShapedQuery, rowsOfValues, runRead } from '../../db/prepared-query.js';
 import { createTurnGathering } from '../../db/turn-gathering.js';
 import { recordTableName } from '../fields/physical-names.js';
@@ -273,20 +273,23 @@ const selectRecordWithVersion = prepareShapedQuery(
       .select([metadataVersionColumn.as('metadata_version'), ...selectionOf(shape)]),
 );
 
-/** The same for any number of records (PostgreSQL, the ids as one array): a row for each id asked, `want`. */
+/**
+ * The same for any number of records (PostgreSQL, the ids as one array, planned for at most
+ * `bound` of them: postgres-arrays.ts, arrayRows): a row for each id asked, `want`.
+ */
 const selectRecordsWithVersion = prepareShapedQuery(
-  (shape: ReadSelection) => shape.key,
-  (db: Db, shape: ReadSelection, ids: string) =>
+  ({ selection, bound }: { selection: ReadSelection; bound: number }) => `${selection.key}:${bound}`,
+  (db: Db, { selection, bound }: { selection: ReadSelection; bound: number }, ids: string) =>
     db
-      .selectFrom(sql<{ want: number }>`(select unnest(cast(${ids} as bigint[])) as want)`.as('w'))
-      .leftJoin(`${recordTableName(shape.tableId)} as r`, (join) => join.onRef('r.id', '=', 'w.want'))
-      .select([metadataVersionColumn.as('metadata_version'), 'w.want', ...selectionOf(shape)]),
+      .selectFrom(sql<{ want: number }>`${arrayRows(ids, 'bigint', 'want', bound)}`.as('w'))
+      .leftJoin(`${recordTableName(selection.tableId)} as r`, (join) => join.onRef('r.id', '=', 'w.want'))
+      .select([metadataVersionColumn.as('metadata_version'), 'w.want', ...selectionOf(selection)]),
 );
 
 /** The gets of a turn with one selection, one statement for all (turn-gathering.ts). */
 const recordReadsOfTurn = createTurnGathering(
   (shape: ReadSelection) => shape.key,
-  (db: Db, shape: ReadSelection, ids: readonly number[]) => selectRecordsWithVersion(db, shape, arrayLiteral(ids)),
+  (db: Db, shape: ReadSelection, ids: readonly number[]) => selectRecordsWithVersion(db, { selection: shape, bound: arrayBound(ids.length) }, arrayLiteral(ids)),
 );
 
 /**
@@ -388,17 +391,24 @@ const selectOneColumnValue = prepareShapedQuery(
   (db: Db, shape: ColumnShape, recordId: number) => db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', recordId),
 );
 
-/** PostgreSQL: one column of any number of records (the ids as one array), one statement prepared once per table and column. */
+/**
+ * PostgreSQL: one column of any number of records (the ids as one array, planned for at most
+ * `bound` of them: postgres-arrays.ts, arrayRows), one statement prepared once per table, column
+ * and bound.
+ */
 const selectColumnOfIds = prepareShapedQuery(
-  columnShapeKey,
-  (db: Db, shape: ColumnShape, ids: string) =>
-    db.selectFrom(recordTableName(shape.tableId)).select(['id', `${shape.column} as value`]).where('id', '=', sql<number>`any(cast(${ids} as bigint[]))`),
+  (shape: ColumnShape & { bound: number }) => `${columnShapeKey(shape)}:${shape.bound}`,
+  (db: Db, shape: ColumnShape & { bound: number }, ids: string) =>
+    db
+      .selectFrom(sql<{ want: number }>`${arrayRows(ids, 'bigint', 'want', shape.bound)}`.as('w'))
+      .innerJoin(`${recordTableName(shape.tableId)} as r`, (join) => join.onRef('r.id', '=', 'w.want'))
+      .select(['r.id', `r.${shape.column} as value`]),
 );
 
 /** The one-record column reads of a turn (a lookup target's title for each create), one statement for all (turn-gathering.ts). */
 const columnReadsOfTurn = createTurnGathering(
   columnShapeKey,
-  (db: Db, shape: ColumnShape, ids: readonly number[]) => selectColumnOfIds(db, shape, arrayLiteral(ids)),
+  (db: Db, shape: ColumnShape, ids: readonly number[]) => selectColumnOfIds(db, { ...shape, bound: arrayBound(ids.length) }, arrayLiteral(ids)),
 );
 
 /**
